@@ -200,6 +200,17 @@ def duplicate_leftovers(size):
     return _snaps(args, {f"flag_{n}": n % 3 == 0 for n in range(count)}), None
 
 
+def records_lists_changed(size):
+    """Records each holding a short list whose every item the layer changed.
+
+    One folded finding per record: a fold per array that looked at every finding was quadratic."""
+    rows = [{**r, "tags": [f"tag-{n}-{k}" for k in range(3)]} for n, r in enumerate(_records(size))]
+    # the records' own size set their count: shrink it back to about `size`
+    rows = rows[: max(2, size // len(orjson.dumps(rows[0])))]
+    upper = _each(rows, "tags", lambda tags: [t.upper() for t in tags])
+    return _snaps({"orders": rows}, {"orders": upper}), None
+
+
 def friendly(size):
     return friendly_call(size)
 
@@ -229,6 +240,7 @@ SHAPES = {
         unicode_long_keys,
         records_renamed_field,
         duplicate_leftovers,
+        records_lists_changed,
     )
 }
 

@@ -149,7 +149,9 @@ _started: list[str] = []
 
 def _audit_process_starts(event, args):
     if event in PROCESS_EVENTS:
-        _started.append(f"{event} {args[1] if event == 'subprocess.Popen' else args[0]!r}"[:200])
+        # os.fork's event has no arguments
+        what = args[1] if event == "subprocess.Popen" else args[0] if args else ""
+        _started.append(f"{event} {what!r}"[:200])
 
 
 sys.addaudithook(_audit_process_starts)

@@ -11,7 +11,8 @@ import httpx
 import pytest
 from receiver import Receiver
 
-from webapp.ops.sender import MAX_WAIT_S, _retry_after, deliver_due
+from webapp.ops.posting import MAX_WAIT_S, read_retry_after
+from webapp.ops.sender import deliver_due
 from webapp.store import Store
 from webapp.store.codec import utc_now
 
@@ -148,7 +149,7 @@ def test_retry_after_as_an_http_date_is_honoured(client, app, opened):
     ],
 )
 def test_retry_after_is_read_in_both_forms_and_bounded(value, low, high):
-    wait = _retry_after(
+    wait = read_retry_after(
         formatdate(time.time() + value, usegmt=True) if isinstance(value, int) else value
     )
     assert (wait is None) if low is None else low <= wait <= high

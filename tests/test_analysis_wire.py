@@ -414,6 +414,21 @@ def test_an_idempotency_key_is_compared_in_its_header_and_other_headers_stay_qui
     assert finding["right"]["path"] == "header:/idempotency-key"
 
 
+def test_a_dropped_argument_is_dropped_not_paired_by_elimination_with_a_request_id_header():
+    # sample_traces/13: the builder never copies `priority`; the client's own X-Request-Id is the
+    # only other string left, which says nothing about where `priority` went
+    args = {"title": "Plan", "priority": "high"}
+    headers = {"content-type": "application/json", "x-request-id": "req_01JE7XPR"}
+    result = call(args, "https://tasks.example.com/v1/tasks", {"title": "Plan"}, "POST", headers)
+    assert loud(result) == []
+    [finding] = result["findings"]
+    assert (finding["kind"], finding["left"]["path"], finding["right"]) == (
+        "dropped",
+        "/priority",
+        None,
+    )
+
+
 def test_a_graphql_post_pairs_arguments_with_its_variables_and_its_query_text_is_no_added_field():
     args = {"owner": "acme", "name": "web"}
     body = {

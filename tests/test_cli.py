@@ -453,6 +453,21 @@ def test_ingest_numbers_rejections_by_record_and_line_in_the_file(tmp_path, db_p
     assert f"record 2 (line {line}): " in result.output, result.output
 
 
+def test_ingest_says_the_column_a_cut_line_broke_at_as_the_api_does(tmp_path, db_path, client):
+    # a line cut short: the reason named "line 2, column 1", the newline after it, not column 57
+    lines = [orjson.dumps(envelope(trace_id=f"{n:032x}")).decode() for n in range(3)]
+    lines[1] = lines[1][:57]
+    body = "\n".join(lines) + "\n"
+    (tmp_path / "cut.ndjson").write_text(body)
+    result = run("ingest", tmp_path / "cut.ndjson", "--db", db_path)
+    said = client.post("/api/v1/ingest", data=body).get_json()["rejected"][0]["message"]
+    assert said.endswith("unexpected end of data at column 58"), said
+    assert (
+        "record 2 (line 2): not_json: not valid JSON: unexpected end of data at column 58"
+        in result.output
+    ), result.output
+
+
 def test_tools_show_prints_the_stored_contract_as_json(db_path):
     run("tools", "import", SAMPLES / "contracts" / "findOrders.json", "--db", db_path)
     result = run("tools", "show", "findOrders", "--db", db_path)

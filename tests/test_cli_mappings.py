@@ -42,6 +42,17 @@ def test_tools_map_refuses_what_is_not_a_pair_with_a_usage_error(db_path):
         )
 
 
+def test_tools_map_refuses_a_transform_it_does_not_know_instead_of_reading_it_as_a_key(db_path):
+    # a typo (x100 written as X100, lower>UPPER as lower-upper) once became the key "amount:X100"
+    for typo in ("amount:X100", "amount:lower-upper"):
+        result = run("tools", "map", "pay", f"total={typo}", "--db", db_path)
+        assert result.exit_code == 2 and "is not a transform" in result.output, result.output
+    assert Store.open(db_path).get_tool("pay") is None
+    # a key that holds a colon is still declared, as a JSON Pointer
+    kept = run("tools", "map", "pay", "total=/ns:amount", "--db", db_path)
+    assert kept.exit_code == 0 and "pay: /total -> /ns:amount" in kept.output
+
+
 OPENAI_TOOLS = [
     {
         "type": "function",

@@ -288,3 +288,13 @@ def test_the_markdown_counts_findings_in_the_plural(client, samples):
     text = client.get(f"/traces/{LIMIT_AS_STRING}.md").get_data(as_text=True)
     counts = re.findall(r"\b(\d+) (errors?|warnings?)\b", text)
     assert counts and all((n == "1") == (not word.endswith("s")) for n, word in counts), counts
+
+
+def test_the_markdown_of_a_call_missing_stages_says_they_never_arrived(client, store, samples):
+    # arguments alone: "0 errors, 0 warnings" would read as a clean call in a ticket
+    client.post("/api/v1/ingest", data=ndjson(envelope(trace_id="f" * 32)))
+    pipeline.catch_up(store)
+    text = client.get(f"/traces/{'f' * 32}.md").get_data(as_text=True)
+    assert "- Not received: request and response (nothing to compare there)" in text, text
+    complete = client.get(f"/traces/{LIMIT_AS_STRING}.md").get_data(as_text=True)
+    assert "Not received" not in complete

@@ -52,6 +52,19 @@ def test_an_error_answer_that_lost_a_field_its_tool_always_carried_is_a_warning(
     assert lost_fields(answer(GITHUB("Validation Failed"), 422), carried) == []
 
 
+def test_an_error_answer_in_an_envelope_of_its_own_lost_nothing():
+    # a service's own errors, and the 429 of the gateway in front of it (AWS API Gateway's
+    # throttling answer): another envelope, not the service's answer with its fields lost
+    error = {"error": {"code": "not_found", "message": "No such order"}}
+    carried = learnt(answer(error, 404), answer(error, 422))
+    assert lost_fields(answer({"message": "Too Many Requests"}, 429), carried) == []
+    # the service's envelope with a field gone, or nothing that tells an error left, is told
+    assert [f["right"]["path"] for f in lost_fields(answer({"error": {"code": "x"}}), carried)] == [
+        "/error/message"
+    ]
+    assert [f["right"]["path"] for f in lost_fields(answer({"ok": False}), carried)] == ["/error"]
+
+
 def test_an_error_object_lost_whole_is_told_at_the_object_once():
     error = {"error": {"code": 2001, "message": "Invalid Input Provided"}}
     carried = learnt(answer(error, 400), answer(error, 400))

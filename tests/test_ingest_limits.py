@@ -168,7 +168,9 @@ def test_one_deep_event_beside_good_ones_is_rejected_alone(client, framing, dept
     answer = response.get_json()
     assert answer["accepted"] == 2
     assert [(r["index"], r["code"]) for r in answer["rejected"]] == [(1, "too_deep")]
-    assert "64 levels" in answer["rejected"][0]["message"]
+    message = answer["rejected"][0]["message"]
+    # "line 2 nests deeper", never "the line 2 nests deeper"
+    assert "64 levels" in message and "the line" not in message and "the item" not in message
 
 
 def test_the_deep_line_of_the_qa_report_is_quarantined_and_the_good_line_stored(client, store):

@@ -12,7 +12,7 @@ from webapp import create_app, pipeline
 from webapp.ingest import parse_body
 from webapp.store import Store
 from webapp.web import openapi
-from webapp.web.security import OPEN_PATHS
+from webapp.web.paths import OPEN_PATHS
 
 
 def conformance_checks() -> list:

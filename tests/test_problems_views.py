@@ -198,6 +198,17 @@ def test_the_nearest_clean_call_of_a_clean_call_says_it_has_no_problem(loaded):
     assert "Location" not in response.headers and "the failing call" not in html
 
 
+def test_the_nearest_clean_call_of_an_incomplete_call_says_what_never_arrived(loaded, store):
+    # arguments alone: nothing was compared, so the call is not clean and not "without a problem"
+    only = {"trace_id": trace(6), "call_id": "c", "tool": "findOrders", "snapshot": "arguments"}
+    send(loaded, {**only, "ts": at(70, PAST), "payload": {"status": "paid", "limit": 5}})
+    pipeline.catch_up(store)
+    response = loaded.get(f"/nearest?trace={trace(6)}&call=c")
+    html = response.get_data(as_text=True)
+    assert response.status_code == 200 and "This call has no problem" not in html
+    assert "This call is incomplete" in html and "request and response not received" in html
+
+
 def run(db, *args):
     return CliRunner().invoke(main, [*args, "--db", str(db)], catch_exceptions=False)
 

@@ -415,3 +415,29 @@ def test_the_demo_numbers_its_problems_the_same_way_on_every_load(
         )
         loads.append(_demo_problems(database))
     assert len(loads[0]) >= 10 and loads[0] == loads[1]
+
+
+@pytest.mark.parametrize("name", sorted(readme_rows()))
+def test_each_sample_loaded_as_the_demo_shows_the_finding_its_readme_row_expects(
+    name, sample_file, tmp_path
+):
+    """The README's "Finding expected" is what the trace page shows: that kind among the warnings
+    and errors, or none of them for a clean call (13 once showed its dropped `priority` paired with
+    the client's X-Request-Id header instead)."""
+    from webapp import pipeline
+    from webapp.store import Store
+
+    store = Store(shutil.copyfile(sample_file, tmp_path / "demo.db"))
+    trace = pipeline.fresh_trace(store, read_events(SAMPLES / name)[0]["trace_id"], None)
+    store.close()
+    loud = {
+        f["kind"]
+        for call in trace["calls"]
+        for f in call["findings"]
+        if f["severity"] in ("warning", "error")
+    }
+    expected = readme_rows()[name]["Finding expected"].strip("`")
+    if expected.startswith("clean"):
+        assert loud == set(), name
+    else:
+        assert expected in loud, (name, sorted(loud))

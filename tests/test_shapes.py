@@ -40,6 +40,8 @@ FOLDS = {
     "records_renamed_field": ("renamed", "/orders/*/amount", "/orders/*/total"),
     "keys_renamed": ("renamed", "/*", "/*"),
     "duplicate_leftovers": ("dropped", "/*", None),
+    # each record's list folds at the list, and those fold across the records
+    "records_lists_changed": ("enum_changed", "/orders/*/tags", "/orders/*/tags"),
     "deep_nesting": (
         "type_changed",
         "/trees/*" + "/k2/k1/k0" * 20 + "/leaf",

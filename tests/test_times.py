@@ -13,6 +13,7 @@ from problem_helpers import CONTRACT, call, send, trace
 from webapp import pipeline
 from webapp.common import times
 from webapp.ingest.envelope import normalise_ts
+from webapp.ingest.model import RecordError
 from webapp.store import Store
 from webapp.web.filters import absolute_time
 
@@ -117,6 +118,29 @@ def answers(client) -> dict:
             for t in client.get(f"/api/v1/problems/{limit['id']}/traces").get_json()["traces"]
         ],
     }
+
+
+@pytest.mark.parametrize(
+    "sent, stored",
+    [
+        ("2026-11-20t10:00:00.1234567z", "2026-11-20T10:00:00.123456Z"),
+        ("2026-11-20 10:00:00+00:00", "2026-11-20T10:00:00.000000Z"),
+        ("2026-11-20T10:00:00-00:00", "2026-11-20T10:00:00.000000Z"),
+        ("0001-01-01T00:00:00Z", "0001-01-01T00:00:00.000000Z"),
+        ("2026-11-20T00:30:00+01:00", "2026-11-19T23:30:00.000000Z"),
+    ],
+)
+def test_a_utc_time_is_stored_as_its_text_and_any_other_offset_converted(sent, stored):
+    assert normalise_ts(sent) == stored
+
+
+@pytest.mark.parametrize(
+    "sent", ["2026-02-30T10:00:00Z", "2026-11-20T24:00:00Z", "2026-11-20T10:60:00+00:00"]
+)
+def test_a_utc_time_the_calendar_has_not_is_refused_as_before(sent):
+    with pytest.raises(RecordError) as refused:
+        normalise_ts(sent)
+    assert refused.value.code == "bad_value" and "not a valid date and time" in str(refused.value)
 
 
 def test_every_way_a_time_arrives_is_stored_in_the_fixed_form():

@@ -62,6 +62,36 @@ def test_a_tool_page_shows_inferred_mappings_with_evidence_calls_and_strip(clien
     assert len(data["calls"]) == 25 and data["contract"] is None
 
 
+def test_a_tool_pages_recent_calls_say_clean_or_incomplete_once_analysed_never_pending(
+    client, db_path
+):
+    def event(trace, snapshot, payload, minute):
+        return {
+            "trace_id": trace * 32,
+            "call_id": "c",
+            "tool": "echoTool",
+            "snapshot": snapshot,
+            "ts": f"2026-11-20T10:0{minute}:00Z",
+            "payload": payload,
+        }
+
+    clean = [event("8", s, {"note": "hi"}, 1) for s in ("arguments", "request", "response")]
+    lone = event("9", "arguments", {"note": "hi"}, 2)
+    assert client.post("/api/v1/ingest", json=[*clean, lone]).status_code == 200
+    store = Store.open(db_path)
+    pipeline.catch_up(store)
+    store.close()
+    html = client.get("/tools/echoTool").get_data(as_text=True)
+    # once analysed, a call with no warning is clean, or incomplete when a stage never came
+    badges = re.findall(r'<span class="badge sev-([a-z]+)">([a-z]+)</span>', html)
+    assert badges == [("incomplete", "incomplete"), ("clean", "clean")], badges
+    calls = client.get("/tools/echoTool.json").json["calls"]
+    assert [(c["analyzed"], c["complete"], c["worst"]) for c in calls] == [
+        (True, False, None),
+        (True, True, None),
+    ]
+
+
 def test_confirming_from_the_page_writes_the_pair_into_the_contract(client, learnt):
     answer = client.post(
         f"/tools/{TOOL}/mappings/confirm", data={"arguments": "/seats", "request": "/quantity"}

@@ -501,13 +501,10 @@ ISSUE_WRITE = Tool(
             "/milestone",
             single=True,
         ),
-        Bug(
-            "list_joined",
-            edit("body", "/labels", lambda v: ",".join(v)),
-            "/labels",
-            "/labels",
-            single=True,
-        ),
+        # Not one a single call decides: GitLab's layer sends its `labels` list joined just so, as
+        # its API wants. Only GitHub's request schema (none is declared here, only the tool's
+        # input schema) or the tool's earlier calls, which sent a list, tell this join wrong.
+        Bug("list_joined", edit("body", "/labels", lambda v: ",".join(v)), "/labels", "/labels"),
         Bug("leaked_field", leak("body", "/method", "create"), None, "/method"),
         Bug("dropped", drop("body", "/assignees"), "/assignees", "/assignees"),
         Bug("renamed_key", rename("body", "/title", "name"), "/title", "/title"),

@@ -291,6 +291,13 @@ COMMENT = Tool(
     passed_on,
     [
         Bug("unwrapped", unwrap("/parent", "page_id"), "/parent/page_id", "/parent/page_id"),
+        # inside each item of a list of objects: the answer's key for the request's
+        Bug(
+            "renamed_key",
+            rename("body", "/rich_text/0/text", "plain_text"),
+            "/rich_text/0/text",
+            "/rich_text/0/text",
+        ),
         Bug(
             "value_changed",
             edit("body", "/parent/page_id", lambda v: v.replace("-", "")),

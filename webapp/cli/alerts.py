@@ -124,7 +124,8 @@ def test(rule_id, database):
     """Send one signed test message to a rule's URL now.
 
     Print in one line what came back; exit 1 when it failed."""
-    from ..ops.sender import describe, permalink_base, test_delivery
+    from ..ops.alert_links import permalink_base
+    from ..ops.sender import describe, test_delivery
 
     settings, store = _store(database)
     if store.get_rule(rule_id) is None:

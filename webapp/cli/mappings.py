@@ -28,8 +28,22 @@ def parse_pair(text: str) -> tuple:
             f"{text!r}: expected ARGUMENT=REQUEST[:TRANSFORM], e.g. seats=quantity, /a/b=/c or "
             "amount=amount_cents:x100"
         )
+    _refuse_unknown_transform(text, right, colon and head and not transform and tail)
     pair = (_pointer(left, text), _pointer(right, text))
     return (*pair, transform) if transform else pair
+
+
+def _refuse_unknown_transform(text: str, right: str, tail) -> None:
+    """Refuse a plain request name ending in `:WORD` that is no transform.
+
+    A typo (`amount:X100`) would else be declared as a key no request holds."""
+    from ..analysis import is_located_path
+
+    if tail and not right.startswith("/") and not is_located_path(right):
+        raise click.BadParameter(
+            f"{text!r}: {tail!r} is not a transform (x100, /1000, integer>string, lower>UPPER, "
+            f"...); a request key holding ':' is written as a JSON Pointer, /{right}"
+        )
 
 
 def _pointer(name: str, text: str) -> str:

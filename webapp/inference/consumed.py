@@ -12,6 +12,7 @@ release shows teaches nothing).
 
 from ..analysis import learnt
 from .epochs import BOTH, PRIOR, established, plain, several
+from .leaves import in_a_list
 
 # calls holding an argument, none of them sending it, before it is learnt consumed
 MIN_CONSUMED_CALLS = 5
@@ -50,12 +51,6 @@ def learnt_consumed(evidence: dict, presence: dict, releases=None) -> list[str]:
     return sorted(
         path
         for path, n in calls.items()
-        if n >= MIN_CONSUMED_CALLS and sent.get(path, 0) < SENT_SHARE * n and not _in_a_list(path)
+        # items come and go by index, and no pair ever names an item's leaf as sent
+        if n >= MIN_CONSUMED_CALLS and sent.get(path, 0) < SENT_SHARE * n and not in_a_list(path)
     )
-
-
-def _in_a_list(path: str) -> bool:
-    """Tell whether a path is inside a list item (`/tags/0`, `/items/1/name`).
-
-    Items come and go by index."""
-    return any(token.isdigit() for token in path.split("/")[1:])

@@ -9,6 +9,8 @@ every earlier release agreed on: its calls are a change to report. When a newer 
 `new:` counts fold into the established ones.
 """
 
+from .leaves import starred
+
 # calls holding both paths of a pair
 BOTH = "both"
 NEW = "new:"
@@ -60,7 +62,8 @@ def tagged(counts: dict, newest: bool) -> dict:
 def presence_of(arguments: dict, request: dict, newest: bool, dropped=frozenset()) -> dict:
     """Return one call's path counts.
 
-    {(side, path): {"calls": 1}} of its leaves (and `new:` copies).
+    {(side, path): {"calls": 1}} of its leaves (and `new:` copies): the paths of `arguments` and
+    `request`, those of the leaves of their lists' items (`/records/*/id`) among them.
 
     An argument leaf the call's analysis found in no request (`dropped`: pointers of it or an
     ancestor) counts `"dropped": 1` too: what never reached the wire
@@ -71,7 +74,8 @@ def presence_of(arguments: dict, request: dict, newest: bool, dropped=frozenset(
 
 
 def _held(path: str, dropped) -> dict:
-    gone = any(path == d or path.startswith(d + "/") for d in dropped)
+    # an item's leaf is counted under its starred path, and dropped when any item's was
+    gone = any(path == d or path.startswith(d + "/") for d in {*dropped, *map(starred, dropped)})
     return {"calls": 1, "dropped": 1} if gone else {"calls": 1}
 
 

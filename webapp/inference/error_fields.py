@@ -10,34 +10,16 @@ path counts under the side `error` (the root counts the error answers), judged o
 before the newest, as the other counts are (epochs.py).
 """
 
-from ..analysis import end, finding, norm_key, status_code
+from ..analysis import ERROR_FIELD_NAMES, end, finding, norm_key, status_code
 from ..common.pointers import child
 from .epochs import tagged
 
 SIDE = "error"
 # earlier error answers before the fields they all carried are the tool's envelope
 MIN_ERROR_ANSWERS = 2
-# The fields that tell an error, wherever a service puts them (compared without case or
-# separators): its text, its code, its kind, the page that explains it.
-_TELLING = frozenset(
-    (
-        "message",
-        "error",
-        "errors",
-        "detail",
-        "title",
-        "code",
-        "errorcode",
-        "errormessage",
-        "msg",
-        "reason",
-        "type",
-        "errordescription",
-        "errortype",
-        "documentationurl",
-        "docurl",
-    )
-)
+# The fields that tell an error, wherever a service puts them: the common names, and the page that
+# explains it.
+_TELLING = ERROR_FIELD_NAMES | {"documentationurl", "docurl"}
 ERROR_STATUS = 400
 
 
@@ -79,9 +61,14 @@ def lost_fields(response: dict | None, carried: frozenset) -> list[dict]:
     if body is None or not carried:
         return []
     has = {path for path, _ in _telling(body)}
+    # an answer in an envelope of its own (a gateway's 429 beside the service's own errors) holds
+    # telling fields and none at the top the earlier ones all carried: another kind of answer,
+    # not one that lost fields
+    if has and not {_top(p) for p in has} & {_top(p) for p in carried}:
+        return []
     out = []
     for path in sorted(carried - has):
-        top = "/" + path.split("/")[1]
+        top = _top(path)
         # a field inside an object this answer lacks whole is told at that object
         if path != top and top not in has:
             continue
@@ -91,6 +78,11 @@ def lost_fields(response: dict | None, carried: frozenset) -> list[dict]:
         )
         out.append(finding("error_shape", "warning", None, end("response", path), None, None, text))
     return out
+
+
+def _top(path: str) -> str:
+    """Return the top-level field of a path: `/error` of `/error/message`."""
+    return "/" + path.split("/")[1]
 
 
 def _error_answer(response: dict | None) -> dict | None:

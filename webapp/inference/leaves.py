@@ -40,3 +40,54 @@ def leaves(doc, limit: int = MAX_LEAVES) -> dict:
 
 def _scalar(value) -> bool:
     return not isinstance(value, (dict, list))
+
+
+# the items of one list walked for the paths they carry
+MAX_ITEMS = 20
+# an item of a list, whichever it is
+ITEM = "*"
+
+
+def item_leaves(doc, limit: int = MAX_LEAVES) -> set[str]:
+    """Return the leaves inside lists of objects, each index written `*`.
+
+    `/records/*/fields/Status` when any record holds a Status: the keys a list's items carry,
+    learnt like an object's keys, whichever item carries them. Only counted, never paired (an item
+    has no stable pointer to pair); see `starred` for the path of one item's leaf.
+    """
+    out: set[str] = set()
+    stack = [("", doc, 0, False)]
+    while stack and len(out) < limit:
+        path, value, depth, inside = stack.pop()
+        if depth >= MAX_DEPTH:
+            continue
+        if isinstance(value, dict):
+            stack += [(child(path, k), v, depth + 1, inside) for k, v in reversed(value.items())]
+        elif isinstance(value, list) and any(isinstance(x, dict) for x in value):
+            items = [x for x in value if isinstance(x, dict)][:MAX_ITEMS]
+            stack += [(child(path, ITEM), item, depth + 1, True) for item in reversed(items)]
+        elif inside and _a_leaf(value):
+            out.add(starred(path))
+    return out
+
+
+def _a_leaf(value) -> bool:
+    """Tell whether a value that is no object is a leaf as `leaves` counts one."""
+    if isinstance(value, list):
+        return 0 < len(value) <= MAX_LIST and all(_scalar(x) for x in value)
+    return value is not None and not (isinstance(value, str) and len(value) > MAX_TEXT)
+
+
+def starred(path: str) -> str:
+    """Return a path with each token of digits written `*`.
+
+    `/records/0/fields` -> `/records/*/fields`: the path `item_leaves` counts it under (a key made
+    of digits inside an item reads as one too, there and here alike)."""
+    return "/".join(ITEM if token.isdigit() else token for token in path.split("/"))
+
+
+def in_a_list(path: str) -> bool:
+    """Tell whether a path names a list's item or what is inside one.
+
+    `/tags/0`, `/items/1/name`, `/items/*/name`."""
+    return any(token.isdigit() or token == ITEM for token in path.split("/")[1:])

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from ..common.pointers import child
 from .epochs import established, several
 from .error_fields import envelope
+from .leaves import ITEM, in_a_list, starred
 from .places import learnt_places
 
 # calls of earlier releases before their fields say what the layer adds
@@ -72,39 +73,56 @@ def earlier_fields(presence: dict, releases, evidence: dict | None = None) -> Ea
 
 
 def flag_new_fields(
-    findings: list[dict], release: str | None, newest: str | None, earlier
+    findings: list[dict], release: str | None, newest: str | None, earlier, places=None
 ) -> list[dict]:
     """Raise quiet findings that send a field new in the newest release.
 
     Raise to warning each quiet finding of a call of the newest release that sends a request field
     no call of an earlier release carried (added, or an argument they held sent under a new key);
-    return those raised."""
+    return those raised. `places` ({index: [[left, right], ...]}, the analysis') holds the places
+    of each folded finding: one is raised when one of them is new, and names it."""
     if earlier is None or not release or release != newest:
         return []
     raised = [f for f in findings if _always_sent(f, earlier)]
     for f in raised:
         f["severity"] = "warning"
         f["message"] += "; every call of an earlier release that held it sent it"
-    for f in findings:
-        right, left = f["right"], f["left"]
+    for index, f in enumerate(findings):
+        right = f["right"]
         if (
             f["kind"] not in RAISED
             or f["severity"] != "info"
             or not right
             or right["snapshot"] != "request"
+            # an empty value holds no leaf the counts could have kept (an `{}` always sent)
+            or f.get("right_value") in (None, "", {}, [])
         ):
             continue
-        if f["kind"] != "added" and not (left and left["path"] in earlier.arguments):
-            # an argument no earlier call held: where it goes is news, not a change
+        if "occurrences" in f:
+            fresh = [
+                r for left, r in (places or {}).get(str(index)) or () if _news(f, left, r, earlier)
+            ]
+            if not fresh:
+                continue
+            f["message"] += f"; no call of an earlier release sent {', '.join(fresh[:3])}"
+        elif _news(f, f["left"] and f["left"]["path"], right["path"], earlier):
+            _narrowed(f)
+            f["message"] += "; no call of an earlier release sent it"
+        else:
             continue
-        # an empty value holds no leaf the counts could have kept (an `{}` the layer always sends)
-        if f.get("right_value") in (None, "", {}, []) or not _new(right["path"], earlier.request):
-            continue
-        _narrowed(f)
         f["severity"] = "warning"
-        f["message"] += "; no call of an earlier release sent it"
         raised.append(f)
     return raised
+
+
+def _news(f: dict, left: str | None, right: str | None, earlier: Earlier) -> bool:
+    """Tell whether a finding's place sends a request field no earlier release carried.
+
+    Added, or an argument earlier calls held sent under a new key."""
+    if f["kind"] != "added" and not (left and _held(left, earlier.arguments)):
+        # an argument no earlier call held: where it goes is news, not a change
+        return False
+    return bool(right) and _new(right, earlier.request)
 
 
 def _always_sent(f: dict, earlier: Earlier) -> bool:
@@ -119,17 +137,39 @@ def _always_sent(f: dict, earlier: Earlier) -> bool:
         and left["snapshot"] == "arguments"
         and f.get("left_value") not in (None, "", {}, [])
         # the counts keep leaves: an object argument travelled when its leaves did
-        and any(p == left["path"] or p.startswith(left["path"] + "/") for p in earlier.travelled)
+        and _held(left["path"], earlier.travelled, under=True)
     )
+
+
+def _held(path: str, held: frozenset, under: bool = False) -> bool:
+    """Tell whether earlier calls held an argument (`under`: or leaves under it).
+
+    Inside a list's items (`/records/0/fields`), its leaves under any item."""
+    if path in held or (under and _under(path, held)):
+        return True
+    return in_a_list(path) and _under(starred(path), held)
+
+
+def _under(path: str, paths) -> bool:
+    """Tell whether `paths` holds a path or one under it."""
+    return any(p == path or p.startswith(path + "/") for p in paths)
 
 
 def _new(path: str, carried: frozenset) -> bool:
     """Tell whether no earlier call carried a request path (nor anything under it).
 
-    A path inside a list (`/items/3/name`) is never new: the counts keep no such path."""
-    if not path or any(token.isdigit() for token in path.split("/")[1:]):
+    A path inside a list's items (`/records/3/cells`) is judged by the leaves earlier calls'
+    items carried (`/records/*/fields/Name`); never when they carried none (counts kept before
+    items were counted, or a list that was always empty)."""
+    if not path:
         return False
-    return not any(p == path or p.startswith(path + "/") for p in carried)
+    if in_a_list(path):
+        path = starred(path)
+        tokens = path.split("/")
+        deepest = len(tokens) - tokens[::-1].index(ITEM)
+        if not any(p.startswith("/".join(tokens[:deepest]) + "/") for p in carried):
+            return False
+    return not _under(path, carried)
 
 
 def _narrowed(f: dict) -> None:

@@ -3,6 +3,7 @@
 Equal, or the same meaning written another way."""
 
 import re
+from functools import lru_cache
 
 from ..analysis import (
     canonical,
@@ -25,6 +26,8 @@ _JOINS = (",", "|", ";", " ")
 # the first words of a text, by which a value meets the template it was wrapped in
 _WORDS = re.compile(r"[^\W_]{2,}")
 MAX_TOKENS = 8
+# a longer text (free text, a document) is rarely sent twice: not kept
+MAX_KEPT_TEXT = 256
 _DATEISH = re.compile(r"^\s*(\d{1,4})[-/.](\d{1,2})[-/.](\d{1,4})")
 
 
@@ -88,6 +91,19 @@ def keys(value) -> set:
             if len(value) == 1 and not isinstance(value[0], (dict, list))
             else found
         )
+    if isinstance(value, (int, float)) or isinstance(value, str) and len(value) <= MAX_KEPT_TEXT:
+        return _scalar_keys(value)
+    return _keys_of(value)
+
+
+# headers, enums, flags and limits repeat from call to call (issue 36: 4% of the analyser's CPU);
+# typed: 1, 1.0 and True are asked apart. Read-only: callers only read the sets.
+@lru_cache(maxsize=16384, typed=True)
+def _scalar_keys(value) -> frozenset:
+    return frozenset(_keys_of(value))
+
+
+def _keys_of(value) -> set:
     if isinstance(value, bool):
         return {("truth", value)}
     if is_number(value):

@@ -19,6 +19,8 @@ from .records import depth_exceeds
 _RFC3339 = re.compile(
     r"(\d{4}-\d{2}-\d{2})[Tt ](\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?([Zz]|[+-]\d{2}:\d{2})\Z", re.ASCII
 )
+# offsets that are UTC already: no conversion needed
+_UTC_OFFSETS = frozenset(("Z", "z", "+00:00"))
 _HEX32 = re.compile(r"[0-9a-fA-F]{32}\Z")
 ENVELOPE_KEYS = frozenset(
     (
@@ -91,12 +93,17 @@ def normalise_ts(value: Any) -> str:
             "bad_value", f"ts {value[:64]!r} is not an RFC 3339 time like 2026-08-20T09:00:00Z"
         )
     day, clock, frac, offset = m.groups()
+    utc = offset in _UTC_OFFSETS
     try:
-        dt = datetime.fromisoformat(f"{day}T{clock}{'+00:00' if offset in 'Zz' else offset}")
+        dt = datetime.fromisoformat(f"{day}T{clock}" if utc else f"{day}T{clock}{offset}")
     except ValueError:
         raise RecordError("bad_value", f"ts {value[:64]!r} is not a valid date and time") from None
     # nanoseconds are cut, never rounded into the next second
-    micro = int((frac or "0")[:6].ljust(6, "0"))
+    fraction = (frac or "")[:6].ljust(6, "0")
+    if utc:
+        # most senders write UTC: the stored form is the text itself, the fraction made six digits
+        return f"{day}T{clock}.{fraction}Z"
+    micro = int(fraction)
     try:
         return times.stamp(dt.astimezone(UTC).replace(microsecond=micro))
     # 0001-01-01T00:00:00+01:00 is before the calendar begins in UTC

@@ -84,7 +84,7 @@ def json_error(exc: jsontext.JSONDecodeError, what: str, max_depth: int, raw=b""
     Saying why in the sender's terms."""
     msg = str(exc)
     if is_depth_error(exc):
-        return too_deep(f"the {what}", max_depth)
+        return too_deep(what, max_depth)
     # an escape, not a byte sequence
     if "low surrogate" in msg or "high surrogate" in msg:
         return surrogate_error()

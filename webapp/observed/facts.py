@@ -3,7 +3,7 @@
 Types, counts, string lengths, formats and values."""
 
 import re
-from collections import Counter, defaultdict
+from collections import defaultdict
 from datetime import date, datetime
 from functools import lru_cache
 from itertools import chain
@@ -109,9 +109,8 @@ def _column_facts(facts: PathFacts, path: str, nodes: list) -> list[tuple[str, l
         if kind == "string":
             facts.add_string(first)
         return []
-    # counted in C: most columns hold one type
-    kinds = Counter(map(type, nodes))
-    only = type(first) if len(kinds) == 1 else None
+    # told in C: most columns hold one type
+    only = type(first) if len(set(map(type, nodes))) == 1 else None
     if only in _COLUMNS:
         strings, objects, arrays = (nodes if only is kind else () for kind in _COLUMNS)
     elif only in _KINDS:

@@ -2,18 +2,11 @@
 
 Delivers the outbox at least once, with back-off, and logs every attempt.
 
-Retries double from 2 s with jitter up to an hour; a 429 waits its Retry-After (seconds or an HTTP
-date); any other 4xx is final. The URL is checked again before each attempt and the request goes to
-the address that was checked (the Host header and TLS name stay the URL's), so DNS cannot swap in an
-internal address after the check.
+A 408, 429 or 5xx is tried again (posting.py says when); any other 4xx is final.
 """
 
 import logging
-import random
 import time
-from datetime import UTC, datetime
-from email.utils import parsedate_to_datetime
-from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 
@@ -21,22 +14,17 @@ from ..alerts import settle
 from ..alerts.messages import signed_headers, slack_body, webhook_body
 from ..alerts.rules import EVENT_TYPES, TEST_TYPE
 from ..alerts.secrets import scrub
-from ..alerts.urls import UrlRefused, allow_list, check_url
+from ..alerts.urls import UrlRefused
 from ..problems.states import shown
 from ..store import Store
 from ..store.alert_rules import seconds_between
 from ..store.alerts import LEASE_S
 from ..store.codec import utc_now
+from .alert_links import as_sent
 from .loop import StoreLoop
+from .posting import post_checked, schedule_retry
 
 log = logging.getLogger(__name__)
-# httpx logs each request's URL at INFO ("HTTP Request: POST https://user:pass@..."), and a
-# webhook's URL holds its credentials: the library says warnings only, whatever the root's level
-for _library in ("httpx", "httpcore"):
-    logging.getLogger(_library).setLevel(logging.WARNING)
-MAX_ATTEMPTS = 12
-MAX_WAIT_S = 3600
-READ_CAP = 64 * 1024
 IDLE_S = 0.5
 
 
@@ -115,7 +103,7 @@ def attempt(message: dict, settings: dict) -> dict:
     """Make one delivery attempt; say whether it worked and when to try again."""
     outcome = send_once(message, settings)
     if outcome.pop("retryable"):
-        return _retry(message, outcome, outcome.pop("retry_after"))
+        return schedule_retry(message, outcome, outcome.pop("retry_after"))
     outcome.pop("retry_after")
     return outcome
 
@@ -141,7 +129,7 @@ def send_once(message: dict, settings: dict) -> dict:
         "retry_after": None,
     }
     try:
-        status, retry_after = _post(message["url"], body, headers, settings)
+        status, retry_after = post_checked(message["url"], body, headers, settings)
     except (UrlRefused, httpx.InvalidURL) as error:
         return {**outcome, "error": scrub(f"refused: {error}", message)}
     except httpx.HTTPError as error:
@@ -195,123 +183,8 @@ def describe(outcome: dict) -> str:
     return f"failed: {outcome['error']}{took}"
 
 
-def _post(url: str, body: bytes, headers: dict, settings: dict) -> tuple[int, str | None]:
-    """Post to the address the URL was checked at.
-
-    Its user info goes as Basic auth, not as Host."""
-    address = check_url(url, allow_list(settings["WEBHOOK_ALLOW_HOSTS"]))[0]
-    parts = urlsplit(url)
-    userinfo, _, hostport = parts.netloc.rpartition("@")
-    pinned = urlunsplit(parts._replace(netloc=_netloc(userinfo, address, parts.port)))
-    with httpx.Client(timeout=settings["ALERT_TIMEOUT"], follow_redirects=False) as client:
-        request = client.build_request(
-            "POST",
-            pinned,
-            content=body,
-            headers={**headers, "host": hostport},
-            extensions={"sni_hostname": parts.hostname},
-        )
-        response = client.send(request, stream=True)
-        try:
-            for _read, _ in zip(response.iter_bytes(), range(READ_CAP // 4096 + 1)):
-                # read a little of the answer, never all of a huge one
-                pass
-        finally:
-            response.close()
-    return response.status_code, response.headers.get("retry-after")
-
-
-def _netloc(userinfo: str, address: str, port: int | None) -> str:
-    host = f"[{address}]" if ":" in address else address
-    # httpx sends a URL's user info as Basic auth
-    host = f"{userinfo}@{host}" if userinfo else host
-    return f"{host}:{port}" if port else host
-
-
-def _retry(message: dict, outcome: dict, retry_after) -> dict:
-    if message["attempts"] + 1 >= MAX_ATTEMPTS:
-        outcome["error"] += f"; gave up after {MAX_ATTEMPTS} attempts"
-        # held, not dropped, when this failure pauses the rule
-        outcome["exhausted"] = True
-        return outcome
-    wait = _retry_after(retry_after)
-    if wait is None:
-        wait = min(MAX_WAIT_S, 2 * 2 ** message["attempts"]) * random.uniform(0.8, 1.2)
-    outcome["retry_at"] = utc_now(hours_ago=-wait / 3600)
-    return outcome
-
-
-def _retry_after(value) -> float | None:
-    """Read Retry-After as seconds or as an HTTP date (RFC 9110 allows both).
-
-    Within 0 s to an hour."""
-    if value is None:
-        return None
-    try:
-        seconds = float(value)
-    except ValueError:
-        try:
-            when = parsedate_to_datetime(value)
-        except (TypeError, ValueError, IndexError):
-            return None
-        if when.tzinfo is None:
-            # an HTTP date is always GMT
-            when = when.replace(tzinfo=UTC)
-        seconds = (when - datetime.now(UTC)).total_seconds()
-    # NaN
-    if seconds != seconds:
-        return None
-    return min(MAX_WAIT_S, max(0.0, seconds))
-
-
 def _ms(started: float) -> float:
     return round((time.perf_counter() - started) * 1000, 1)
-
-
-def as_sent(data: dict, settings: dict) -> tuple[dict, dict | None]:
-    """Return a message's data as receivers get it, and its one-line facts.
-
-    The problem as the API lists it, with its permalink (a summary's problems too); the facts of its
-    one-line message only the outbox keeps."""
-    base, facts = public_url(settings), data.get("_line")
-    data = _linked(data, base)
-    if isinstance(data.get("problems"), list):
-        data["problems"] = [
-            _linked(p, base) if isinstance(p, dict) else p for p in data["problems"]
-        ]
-    return data, facts
-
-
-def _linked(data: dict, base: str) -> dict:
-    # the outbox's own keys
-    data = {key: value for key, value in data.items() if not key.startswith("_")}
-    path = data.pop("permalink_path", None)
-    if path:
-        data["permalink"] = base + path
-    elif isinstance(data.get("permalink"), str) and data["permalink"].startswith("/"):
-        data["permalink"] = base + data["permalink"]
-    return data
-
-
-def public_url(settings: dict) -> str:
-    """Return the address people reach tracediff at, for links in alerts."""
-    return (settings.get("PUBLIC_URL") or f"http://{settings['HOST']}:{settings['PORT']}").rstrip(
-        "/"
-    )
-
-
-def permalink_base(settings: dict, recorded: str | None) -> tuple[str, str]:
-    """Return the address a command's test message links to and where it came from.
-
-    TRACEDIFF_PUBLIC_URL, else the address `tracediff serve` recorded in the database, else the
-    default HOST:PORT."""
-    if settings.get("PUBLIC_URL"):
-        return settings["PUBLIC_URL"].rstrip("/"), "TRACEDIFF_PUBLIC_URL"
-    if recorded:
-        return recorded.rstrip("/"), "the address tracediff serve recorded at its start"
-    return public_url(
-        settings
-    ), "the default address: set TRACEDIFF_PUBLIC_URL, no server recorded its own"
 
 
 class Sender(StoreLoop):

@@ -301,7 +301,8 @@ def _line_reason(line: bytes, error: IngestError) -> tuple[str, str]:
     if error.code != "unparseable":
         return error.code, error.message
     try:
-        jsontext.loads(line)
+        # without its line end, whose "line 2, column 1" would hide the column the line broke at
+        jsontext.loads(line.rstrip(b"\r\n"))
     except jsontext.JSONDecodeError as exc:
         return "not_json", f"not valid JSON: {json_reason(exc)}"
     return "bad_type", "each record must be a JSON object"

@@ -12,19 +12,27 @@ from ..inference import leaves, observe
 from ..inference.epochs import folded, presence_of, release_state
 from ..inference.error_fields import error_presence
 from ..inference.evidence import merge
+from ..inference.leaves import item_leaves
 from ..store.mappings import AWAITING, LEARNT, MAX_PAIRS_PER_TOOL, UNLEARNT
 from .contracts import analysis_contract
 from .history import tool_history
-from .mappings import request_leaves, update_inference
+from .mappings import external_leaves, read_request, update_inference
 
 
-def learn(store, inputs: dict, dropped: dict | None = None, paired: dict | None = None) -> None:
+def learn(
+    store,
+    inputs: dict,
+    dropped: dict | None = None,
+    paired: dict | None = None,
+    requests: dict | None = None,
+) -> None:
     """Count the evidence of calls not learnt from yet ({(trace_id, call_id): inputs}).
 
     Update inference.
 
     `dropped` ({key: argument pointers}) says what each call's analysis found in no request,
-    `paired` ({key: pairs}) which argument it paired with a request field holding another value."""
+    `paired` ({key: pairs}) which argument it paired with a request field holding another value;
+    `requests` ({key: (URL template, request document)}) the documents read already."""
     complete = {
         key: call
         for key, call in inputs.items()
@@ -38,7 +46,7 @@ def learn(store, inputs: dict, dropped: dict | None = None, paired: dict | None 
             by_tool.setdefault(call["tool"], {})[key] = call
     for tool, calls in by_tool.items():
         with store.learning(tool) as conn:
-            _learn_tool(store, conn, tool, calls, dropped or {}, paired or {})
+            _learn_tool(store, conn, tool, calls, (dropped or {}, paired or {}, requests or {}))
 
 
 def judged_by(store, tool: str) -> tuple:
@@ -49,10 +57,12 @@ def judged_by(store, tool: str) -> tuple:
     return analysis_contract(store, tool), tool_history(store, tool)
 
 
-def _learn_tool(store, conn, tool: str, calls: dict, dropped: dict, paired: dict) -> None:
+def _learn_tool(store, conn, tool: str, calls: dict, read: tuple) -> None:
     """Learn a tool's calls in its `learning` transaction.
 
-    A call's arguments and request once; its answer when it has come (an error's fields)."""
+    A call's arguments and request once; its answer when it has come (an error's fields). `read`
+    is what their analysis read: learn's `dropped`, `paired` and `requests`."""
+    dropped, paired, requests = read
     unlearnt = {
         key: observed
         for key, observed in store.unlearnt_in(conn, list(calls)).items()
@@ -77,10 +87,16 @@ def _learn_tool(store, conn, tool: str, calls: dict, dropped: dict, paired: dict
         paths[key] = error_presence(snaps.get("response"), newest)
         per_call[key] = {}
         if unlearnt[key] == UNLEARNT:
+            document = read_request(snaps, template, requests.get(key))
             arguments = leaves(snaps["arguments"]["payload"])
-            request = request_leaves(snaps, template)
+            request = external_leaves(leaves(document))
             per_call[key] = _observed(arguments, request, known, presence, newest, paired.get(key))
-            paths[key].update(presence_of(arguments, request, newest, dropped.get(key, ())))
+            # the leaves of lists' items are counted, not paired
+            listed = item_leaves(snaps["arguments"]["payload"])
+            sent = set(external_leaves(dict.fromkeys(item_leaves(document))))
+            paths[key].update(
+                presence_of([*arguments, *listed], [*request, *sent], newest, dropped.get(key, ()))
+            )
         merge(presence, paths[key])
     store.add_evidence_in(
         conn, tool, per_call, paths=paths, releases=releases, fold=folded, learnt=learnt

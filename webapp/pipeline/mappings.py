@@ -19,8 +19,19 @@ def request_leaves(snaps: dict, template=None) -> dict:
 
     Body pointers, and `query:/page_size`-like names for what travels in the URL, the headers or a
     form body."""
-    document = request_document(snaps, template)
-    return {external(path): value for path, value in leaves(document).items()}
+    return external_leaves(leaves(request_document(snaps, template)))
+
+
+def read_request(snaps: dict, template, read: tuple | None):
+    """Return request_document, or the document read already under the same template."""
+    if read is not None and read[0] == template:
+        return read[1]
+    return request_document(snaps, template)
+
+
+def external_leaves(found: dict) -> dict:
+    """Name a request document's paths as findings do (`query:/page_size`)."""
+    return {external(path): value for path, value in found.items()}
 
 
 def update_inference(store, tool: str, conn=None) -> bool:

@@ -120,11 +120,29 @@ class Redactor:
 
         Its payload, HTTP headers and URL, meta and free-text envelope fields (tool, source,
         release); the ids are kept, as they name the call."""
+        return self.event_and_payload_text(event)[0]
+
+    def event_and_payload_text(self, event) -> tuple[Any, bytes | None]:
+        """Return the event redacted, and its payload's JSON text when that held no secret.
+
+        The text is the one the scan read (orjson's), so a caller that stores the payload as
+        JSON text need not write it again; None when the event was redacted or cannot be
+        written."""
         meta = getattr(event, "meta", None)
         texts = [getattr(event, name, None) for name in ENVELOPE_TEXTS]
-        if self._clean([event.payload, event.http, meta, *texts]):
+        try:
+            payload = jsontext.dumps(event.payload)
+            rest = jsontext.dumps([event.http, meta, *texts])
+        # a lone surrogate: orjson refuses it, the walk handles it
+        except TypeError:
+            payload = rest = None
+        # the text of [payload, http, meta, *texts], as one dumps of that list writes it
+        if rest is not None and self._clean_text(b"[" + payload + b"," + rest[1:]):
             # the common case, proved in one scan of the event's text
-            return event
+            return event, payload
+        return self._redacted_event(event), None
+
+    def _redacted_event(self, event):
         changes = {"payload": self.value(event.payload)}
         for name in ("http", "meta", *ENVELOPE_TEXTS):
             if getattr(event, name, None) is not None:
@@ -174,6 +192,10 @@ class Redactor:
         # a lone surrogate: orjson refuses it, the walk handles it
         except TypeError:
             return False
+        return self._clean_text(text)
+
+    def _clean_text(self, text: bytes) -> bool:
+        """Tell whether JSON text as orjson writes it surely holds no secret."""
         if self._suspect.search(text) is not None:
             return False
         # percent-encoding (a URL's query, a form body) hides a token from the scan: scan it decoded

@@ -9,7 +9,7 @@ import shlex
 import zipfile
 from urllib.parse import urlencode
 
-from ..common.stages import FIXTURES, RAW_TEXT
+from ..common.stages import FIXTURES, RAW_TEXT, spelt
 from ..common.times import display
 from ..common.words import counted
 from .anchors import finding_anchors
@@ -100,6 +100,7 @@ def call_markdown(call: dict, permalink: str, problem_url=None) -> list[str]:
         f"- Time: {display(call.get('first_ts'))} to {display(call.get('last_ts'))}",
         f"- HTTP status: {call.get('status_code') or 'none'}",
         f"- Findings: {counts}",
+        *_missing_line(call),
         *_result_line(call),
         f"- Link: {md_link(permalink, permalink)}",
         "",
@@ -128,6 +129,16 @@ def call_markdown(call: dict, permalink: str, problem_url=None) -> list[str]:
         lines += [f"- {md_text(line)}" for line in invalid]
         lines.append("")
     return lines
+
+
+def _missing_line(call: dict) -> list[str]:
+    """Say which stages never came.
+
+    No findings there means nothing was compared, not a clean call."""
+    lacking = call.get("missing") or []
+    if not lacking:
+        return []
+    return [f"- Not received: {spelt(lacking, 'and')} (nothing to compare there)"]
 
 
 def _result_line(call: dict) -> list[str]:

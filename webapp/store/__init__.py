@@ -8,6 +8,8 @@ implements (engine.py), the row shapes, and the reads and writes that run the en
 statements.
 """
 
+# each engine puts its class in Store.engines as it is defined (psycopg waits for a connection)
+from . import postgresql, sqlite  # noqa: F401
 from .analyses import CLAIM_SECONDS
 from .base import IngestResult, Store, engine_class
 from .engine import Engine

@@ -48,15 +48,9 @@ class IngestResult:
 def engine_class(database) -> type["Store"]:
     """Return the engine a DATABASE setting names.
 
-    PostgresStore for a postgresql:// URL, else SqliteStore."""
-    if is_postgres_url(database):
-        # psycopg is an optional extra: imported only here
-        from .postgresql import PostgresStore
-
-        return PostgresStore
-    from .sqlite import SqliteStore
-
-    return SqliteStore
+    PostgresStore for a postgresql:// URL, else SqliteStore: each engine's module puts its class in
+    Store.engines as it is defined, and the package's face imports both."""
+    return Store.engines["postgresql" if is_postgres_url(database) else "sqlite"]
 
 
 class Store(
@@ -82,6 +76,14 @@ class Store(
 
     # a background loop's store lets requests take their write turns first (see sqlite/turns.py)
     background = False
+    # engine name -> its class; the engines' modules import this one, never the other way round
+    engines: dict[str, type["Store"]] = {}
+
+    def __init_subclass__(cls, **options):
+        super().__init_subclass__(**options)
+        # a class that names its engine is one (SqliteStore, PostgresStore)
+        if "engine" in vars(cls):
+            Store.engines[cls.engine] = cls
 
     def __new__(cls, database, *args, **options):
         return super().__new__(engine_class(database) if cls is Store else cls)
@@ -93,15 +95,23 @@ class Store(
 
     @classmethod
     def from_settings(
-        cls, settings: dict, create: bool = False, busy_timeout_ms: int = 10_000
+        cls,
+        settings: dict,
+        create: bool = False,
+        busy_timeout_ms: int = 10_000,
+        pooled: bool = False,
     ) -> "Store":
-        """Open the store that a settings dict (see webapp.config) names."""
+        """Open the store that a settings dict (see webapp.config) names.
+
+        `pooled`: a request's store, on an idle connection of the process where the engine keeps
+        them (SQLite: sqlite/pool.py; PostgreSQL pools every connection)."""
         return cls.open(
             settings["DATABASE"],
             synchronous=settings["SYNCHRONOUS"],
             create=create,
             min_free_bytes=settings.get("MIN_FREE_MB", 0) * 1024 * 1024,
             busy_timeout_ms=busy_timeout_ms,
+            pooled=pooled,
         )
 
     # -- what one engine needs and the other does not: nothing here ----------

@@ -32,7 +32,9 @@ EVERY = 2**62
 RECENT_ANALYSES = "SELECT analysis FROM calls WHERE tool = ? ORDER BY last_ts DESC LIMIT ?"
 WITH_RESULT = "SELECT count(*), count(result_seq) FROM calls WHERE tool = ?"
 WITH_KIND = "SELECT count(*) FROM calls WHERE tool = ? AND (',' || kinds || ',') LIKE ?"
-RECENT = """SELECT trace_id, call_id, last_ts, worst, errors, warnings, infos, kinds, status_code
+RECENT = """SELECT trace_id, call_id, last_ts, worst, errors, warnings, infos, kinds, status_code,
+ analyzed_version = version AS analyzed,
+ arguments_seq IS NOT NULL AND request_seq IS NOT NULL AND response_seq IS NOT NULL AS complete
  FROM calls WHERE tool = ? ORDER BY last_ts DESC LIMIT ?"""
 
 
@@ -114,9 +116,19 @@ def releases_by_tool(store, tools: list[str]) -> dict[str, list[str]]:
 
 
 def recent_calls(store, tool: str, limit: int = 50) -> list[dict]:
-    """Return a tool's newest calls with their severity and finding kinds."""
+    """Return a tool's newest calls with their severity and finding kinds.
+
+    And whether each is analysed yet and complete (its arguments, request and response came)."""
     rows = store.db.query(RECENT, (tool, limit))
-    return [{**row, "kinds": [k for k in (row["kinds"] or "").split(",") if k]} for row in rows]
+    return [
+        {
+            **row,
+            "kinds": [k for k in (row["kinds"] or "").split(",") if k],
+            "analyzed": bool(row["analyzed"]),
+            "complete": bool(row["complete"]),
+        }
+        for row in rows
+    ]
 
 
 def url_templates(store, tool: str, limit: int = 200) -> list[tuple[str, int]]:

@@ -1,4 +1,6 @@
-"""The store's life cycle inside a Flask app: one connection per request."""
+"""The store's life cycle inside a Flask app: one store per request.
+
+Its connection an idle one of the process where the engine keeps them."""
 
 from flask import current_app, g
 
@@ -24,7 +26,9 @@ def init_app(app) -> None:
 def get_store() -> Store:
     """Return this request's store, opening it on first use."""
     if "store" not in g:
-        g.store = Store.from_settings(current_app.config, busy_timeout_ms=REQUEST_WAIT_MS)
+        g.store = Store.from_settings(
+            current_app.config, busy_timeout_ms=REQUEST_WAIT_MS, pooled=True
+        )
     return g.store
 
 

@@ -10,7 +10,7 @@ from ..ingest import IngestError
 from ..store import StoreUnavailable
 from .errors import ApiError, error_response, http_error_code
 from .metrics import note_store_unavailable
-from .security import API_PREFIXES
+from .paths import API_PREFIXES
 
 
 def init_app(app) -> None:

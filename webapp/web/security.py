@@ -1,6 +1,7 @@
-"""Scoped tokens, the Host allow-list, the cross-site refusal, the headers.
+"""Scoped tokens: which scope a request needs, and whether its token has it.
 
-The security headers of every response."""
+The Host allow-list, the cross-site refusal and the security headers are guards.py's; this module
+puts them in front of every request with the token check."""
 
 import logging
 
@@ -8,31 +9,22 @@ from flask import current_app, g, request
 
 from ..common.tokens import SETTINGS, Keyring, Token
 from ..ops import logs
-from . import throttle
+from . import guards, throttle
 from .errors import ApiError
-from .hosts import allowed_hosts, host_allowed
-
-INGEST_PATHS = ("/api/v1/ingest", "/v1/traces", "/v1/logs")
-OPEN_PATHS = ("/static/", "/api/v1/health", "/api/v1/ready")
-METRICS_PATH = "/metrics"
-# the MCP server over Streamable HTTP (webapp/mcp/http.py): the read scope, as the API
-MCP_PATH = "/mcp"
-API_PREFIXES = ("/api/", "/v1/", MCP_PATH)
-TOOLS_PATH = "/api/v1/tools/"
-# the tool pages' confirm, reject and "pair these" forms change contracts
-TOOL_PAGES_PATH = "/tools/"
-PROBLEMS_API_PATH = "/api/v1/problems/"
-# resolving, archiving or merging a problem changes state, as contracts do
-PROBLEM_PAGES_PATH = "/problems/"
-# rules hold secrets and make the server call out
-ALERT_PATHS = ("/api/v1/alerts",)
-# its forms, as the tool and problem pages' ones, open with Basic auth too
-ALERT_PAGES_PATH = "/settings/alerts"
-SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
-CSP = (
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-    "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
+from .paths import (
+    ALERT_PAGES_PATH,
+    ALERT_PATHS,
+    API_PREFIXES,
+    INGEST_PATHS,
+    METRICS_PATH,
+    OPEN_PATHS,
+    PROBLEM_PAGES_PATH,
+    PROBLEMS_API_PATH,
+    SAFE_METHODS,
+    TOOL_PAGES_PATH,
+    TOOLS_PATH,
 )
+
 BEARER_CHALLENGE = 'Bearer realm="tracediff"'
 # A browser asks for this once, then sends it with every request to the site, htmx ones included.
 BASIC_CHALLENGE = 'Basic realm="tracediff", charset="UTF-8"'
@@ -267,23 +259,6 @@ def _unauthorized(message: str, *challenges: str) -> ApiError:
     )
 
 
-def check_host():
-    """Refuse a request whose Host header names no address or name of ours.
-
-    No address or allowed name of this server (DNS rebinding)."""
-    if request.path.startswith(OPEN_PATHS):
-        return
-    allowed = allowed_hosts(current_app.config["ALLOWED_HOSTS"], current_app.config.get("HOST", ""))
-    header = request.headers.get("Host", "")
-    if not host_allowed(header, allowed):
-        raise ApiError(
-            400,
-            "host_not_allowed",
-            f"the Host header {header[:100]!r} is not a name of this "
-            "server; add it to TRACEDIFF_ALLOWED_HOSTS if it is",
-        )
-
-
 def log_token_use(response):
     """Log which named token changed something (never the token itself)."""
     token = g.get("token")
@@ -299,53 +274,11 @@ def log_token_use(response):
     return response
 
 
-def refuse_cross_site_writes():
-    """Refuse a state-changing request that a browser sent from another site (CSRF).
-
-    Log shippers and scripts send neither Sec-Fetch-Site nor Origin; a browser sends
-    them on every cross-site POST, including a plain HTML form with no token to check.
-    """
-    # the MCP specification asks an HTTP server to check Origin on every request (DNS rebinding),
-    # not only on writes
-    if request.method in SAFE_METHODS and not request.path.startswith(MCP_PATH):
-        return
-    fetch_site = request.headers.get("Sec-Fetch-Site", "")
-    origin = request.headers.get("Origin", "")
-    own_origin = request.host_url.rstrip("/")
-    if fetch_site in ("cross-site", "same-site") or (origin and origin != own_origin):
-        raise ApiError(403, "cross_site_request", _cross_site_message())
-
-
-def _cross_site_message() -> str:
-    """Say why a cross-site request was refused, and how to reach us instead.
-
-    How the caller can reach us."""
-    if request.path.startswith(MCP_PATH):
-        return (
-            "MCP requests from another site's pages are refused (the MCP specification's guard "
-            "against DNS rebinding); connect from an MCP client, which sends no Origin or this "
-            "server's own"
-        )
-    return (
-        "state-changing requests from another site's pages are refused; send them from a script "
-        "or a log shipper, or from tracediff's own pages"
-    )
-
-
-def secure_headers(response):
-    """Add the content security policy and friends to every response."""
-    response.headers.setdefault("Content-Security-Policy", CSP)
-    response.headers.setdefault("X-Content-Type-Options", "nosniff")
-    response.headers.setdefault("X-Frame-Options", "DENY")
-    response.headers.setdefault("Referrer-Policy", "same-origin")
-    return response
-
-
 def init_app(app) -> None:
     # a bad token setting stops the start, not the first request
     Keyring.from_settings(app.config)
-    app.before_request(check_host)
-    app.before_request(refuse_cross_site_writes)
+    app.before_request(guards.check_host)
+    app.before_request(guards.refuse_cross_site_writes)
     app.before_request(check_access)
-    app.after_request(secure_headers)
+    app.after_request(guards.secure_headers)
     app.after_request(log_token_use)

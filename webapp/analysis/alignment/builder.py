@@ -131,10 +131,11 @@ class Aligner:
             quick = self.sparse and not (mark or inherited) and self.docs.get("request") is not None
             for key, item in children(value):
                 path = child(lp, key)
-                # The common case of big arrays, tested here rather than in a call per item.
+                # The common case of big arrays, tested here rather than in a call per item: an
+                # item equal, or changed (one row), at its own path and unmarked is a default row.
                 if (
                     quick
-                    and path in equal
+                    and (path in equal or path in self.diff_left)
                     and pairs[path] == path
                     and self._quiet_arguments(path, path, True)
                 ):

@@ -5,7 +5,7 @@ Same meaning by name first, then one assignment for the rest."""
 from ...common.pointers import last, parent, resolve
 from ..values.classify import classify
 from ..values.names import same_name
-from ..wire.locations import TEXT_ROOTS, in_text
+from ..wire.locations import QUIET_ROOTS, TEXT_ROOTS, in_text
 from .assignment import Assignment, Node, eliminate
 
 # leftover nodes per side beyond which only the cheap passes run
@@ -81,7 +81,13 @@ def _assign(leftovers, wanted, describe, members_only=False) -> None:
     # no pair is made while these two lists are filtered
     memos = ({}, {})
     lefts = [n for n in lefts if leftovers.free(0, n.path, memos[0])]
-    rights = [n for n in rights if leftovers.free(1, n.path, memos[1])]
+    # A header left over is the HTTP client's (a request id): being the last string says nothing
+    # of where an argument went, so only a name or a value pairs one (sample_traces/13).
+    rights = [
+        n
+        for n in rights
+        if not n.path.startswith(QUIET_ROOTS) and leftovers.free(1, n.path, memos[1])
+    ]
     for left, right in eliminate(lefts, rights):
         _pair(leftovers, left, right, "elimination")
 

@@ -42,6 +42,7 @@ _VERBS = {
 }
 # RPC-style APIs update through POST too
 _VERBS["POST"] += _VERBS["PATCH"]
+_ALL_VERBS = frozenset().union(*_VERBS.values())
 # bounds on a schema walked for the names it declares
 _MAX_NAMES, _MAX_NODES = 2000, 5000
 
@@ -171,16 +172,17 @@ def _picks_the_route(path: str, value, schema, http_method: str | None) -> str |
 
     A selector is an argument whose declared values are operations (two at least, each a verb of
     the table); its value picks the route when the request's method carries that operation out."""
-    if not isinstance(value, str) or not http_method:
+    # the value first: most are no verb of the method, and then no schema need be asked
+    if not isinstance(value, str) or value.lower() not in _VERBS.get(
+        (http_method or "").upper(), ()
+    ):
         return None
-    verbs = set().union(*_VERBS.values())
     for sub in field_schemas(schema, path):
         options = sub.get("enum") if isinstance(sub.get("enum"), list) else None
         if (
             options
             and len(options) >= 2
-            and all(isinstance(o, str) and o.lower() in verbs for o in options)
-            and value.lower() in _VERBS.get(http_method.upper(), ())
+            and all(isinstance(o, str) and o.lower() in _ALL_VERBS for o in options)
         ):
             return http_method.upper()
     return None

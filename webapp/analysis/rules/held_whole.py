@@ -26,12 +26,12 @@ def held_whole(value, sent) -> bool:
     if isinstance(value, str) and isinstance(sent, str):
         return bool(value.strip()) and value in sent
     if is_container(sent):
-        only = _only_leaf(sent)
+        only = only_leaf(sent)
         return only is not MISSING and only == value and type(only) is type(value)
     return False
 
 
-def _only_leaf(doc, depth: int = 0):
+def only_leaf(doc, depth: int = 0):
     """Return the one scalar a small container holds, or MISSING."""
     while is_container(doc) and depth < 4:
         items = list(doc.values()) if isinstance(doc, dict) else list(doc)

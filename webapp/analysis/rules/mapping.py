@@ -22,6 +22,7 @@ from .held_whole import SETTLES as HELD_WHOLE
 from .held_whole import held_whole
 from .learnt import learnt_change, learnt_departures
 from .outside_body import pair_wire, quiet_added, wire_change
+from .undecided import argument_schemas, clamped, looked_up, reshaped, timed
 
 _REPAIRED = ("case", "value", "loose", "shape", "name", "elimination")
 COLLAPSE_AT = 3
@@ -158,16 +159,12 @@ def mapping_findings(pairing: Pairing, contract, bad_request_paths: set) -> list
         if note is not None:
             out += _on_the_wire(pairing, lp, rp, lv, rv, note)
             continue
-        kind, text = classify(lv, wire_reading(lv, rv) if pairing.located and in_text(rp) else rv)
+        read = wire_reading(lv, rv) if pairing.located and in_text(rp) else rv
+        kind, text = classify(lv, read)
         severity = "warning"
-        # a date written another way is its format changed, not a template; a pair the contract or
-        # the tool's history maps as it is departs from them
-        if (
-            kind == "value_changed"
-            and pairing.how.get(lp) not in ("declared", "inferred")
-            and held_whole(lv, rv)
-        ):
-            severity, text = "info", f"{text} ({HELD_WHOLE})"
+        why = _undecided(pairing, contract, (lp, rp), kind, lv, (rv, read))
+        if why:
+            severity, text = "info", f"{text} ({why})"
         # Escaped last tokens are equal exactly when the keys are (escaping is one to one).
         label = (
             name(lp)
@@ -206,6 +203,27 @@ def mapping_findings(pairing: Pairing, contract, bad_request_paths: set) -> list
         if f["right"] and f["right"]["path"] in bad_request_paths:
             f["severity"] = "error"
     return out
+
+
+def _undecided(pairing, contract, pair: tuple, kind: str, lv, sent: tuple) -> str | None:
+    """Say why a change is one a single call cannot call a bug, else None.
+
+    A value held whole, reshaped, looked up or timed, a number clamped to its stated bound.
+    `sent` is the request's value as sent and as read back to the argument's type."""
+    (lp, rp), (rv, read) = pair, sent
+    # the bound is the contract's own word, whatever maps the pair
+    bound = clamped(lv, read, argument_schemas(contract, lp)) if kind == "value_changed" else None
+    # a pair the contract or the tool's history maps as it is departs from them
+    if bound or pairing.how.get(lp) in ("declared", "inferred"):
+        return bound
+    # a date written another way is its format changed, not a template
+    if kind == "value_changed" and held_whole(lv, rv):
+        return HELD_WHOLE
+    if kind not in ("value_changed", "type_changed"):
+        return None
+    found = looked_up(pair, lv, read) or timed(lv, read)
+    # a list in a URL or form is joined as the wire's conventions and the contract's style say
+    return found or (reshaped(lv, read) if not in_text(rp) else None)
 
 
 def _on_the_wire(pairing, lp, rp, lv, rv, note: str) -> list[dict]:

@@ -75,6 +75,8 @@ def _pair_names(leftovers) -> None:
         for rp, rv in rights
         if _same_meaning(last(lp), last(rp))
     ]
+    if not matches:
+        return
     lefts_hit = Counter(m[0] for m in matches)
     rights_hit = Counter(m[2] for m in matches)
     for lp, lv, rp, rv in matches:

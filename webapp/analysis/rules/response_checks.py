@@ -9,6 +9,7 @@ from ..pairing.walk import equal, pair_items
 from ..schemas.validation import is_valid, validate
 from ..values.classify import classify
 from ..values.json_values import is_container, norm_key, show
+from ..values.names import ERROR_FIELD_NAMES
 from .error_shapes import shape_findings
 
 
@@ -192,24 +193,9 @@ def answers_with_2xx(body) -> bool:
     )
 
 
-# What an error body carries where services put it (compared without case or separators): a text, a
-# code, a problem+json title or detail, an `error` or `errors`.
-_ERROR_WORDS = frozenset(
-    (
-        "message",
-        "error",
-        "errors",
-        "detail",
-        "title",
-        "code",
-        "errorcode",
-        "errormessage",
-        "msg",
-        "fault",
-        "reason",
-    )
-    + ("errordescription", "errortype", "type")
-)
+# What an error body carries where services put it: the common names, and a `fault` (SOAP's, a
+# gateway's).
+_ERROR_WORDS = ERROR_FIELD_NAMES | {"fault"}
 
 
 def carries_an_error(body) -> bool:

@@ -6,6 +6,26 @@ import difflib
 import re
 from functools import lru_cache
 
+# The keys an error report keeps its parts under, wherever a service puts them (compared as
+# norm_key leaves them): its text, its code, its kind, a problem+json title or detail, an `error`
+# or `errors`.
+ERROR_FIELD_NAMES = frozenset(
+    (
+        "message",
+        "error",
+        "errors",
+        "detail",
+        "title",
+        "code",
+        "errorcode",
+        "errormessage",
+        "msg",
+        "reason",
+        "type",
+        "errordescription",
+        "errortype",
+    )
+)
 _WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 # Abbreviations real APIs use, written out. Small and general on purpose: no tool's own vocabulary.
 _ABBREVIATIONS = {

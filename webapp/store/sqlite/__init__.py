@@ -17,7 +17,7 @@ from ..base import Store
 from ..errors import StoreUnavailable
 from ..rows import runs_by_source
 from ..spans import join_orphan_spans
-from . import faults
+from . import faults, pool
 from . import listing as sqlite_listing
 from . import sql as sqlite_sql
 from .migrate import check, upgrade
@@ -65,12 +65,21 @@ class SqliteStore(Upkeep, Store):
         synchronous: str = "FULL",
         create: bool = True,
         min_free_bytes: int = 0,
+        pooled: bool = False,
     ):
-        conn = sqlite3.connect(
-            str(path), timeout=busy_timeout_ms / 1000, isolation_level=None, check_same_thread=False
-        )
+        self.path, self._closed = str(path), False
+        # `pooled`: the connection is an idle one of this process when there is one (pool.py)
+        reused = pool.take(self.path) if pooled else None
+        self.pooled, self._opened = pooled, reused and reused[1]
+        conn = reused[0] if reused else None
+        if conn is None:
+            conn = sqlite3.connect(
+                self.path,
+                timeout=busy_timeout_ms / 1000,
+                isolation_level=None,
+                check_same_thread=False,
+            )
         self.db = sqlite_utils.Database(conn)
-        self.path = str(path)
         self.min_free_bytes = min_free_bytes
         self.faults_seen = faults.count()
         self._turns = WriterTurns.beside(path)
@@ -83,8 +92,11 @@ class SqliteStore(Upkeep, Store):
                 self.create_schema()
             else:
                 self.check_schema()
+            if pooled and self._opened is None:
+                self._opened = pool.identity(self.path)
         except BaseException:
             # a store refused at open (newer schema, full disk) keeps no file or lock open
+            self.pooled = False
             self.close()
             raise
 
@@ -114,7 +126,16 @@ class SqliteStore(Upkeep, Store):
             check(self)
 
     def close(self) -> None:
-        self.db.conn.close()
+        if self._closed:
+            return
+        self._closed = True
+        # a connection that saw a storage fault is not handed on (faults.py)
+        if self.pooled and self._opened is not None and not self.stale():
+            pool.give_back(self.path, self._opened, self.db.conn)
+            # another store may hold it next: this one must not reach it
+            self.db = None
+        else:
+            self.db.conn.close()
         if self._turns is not None:
             self._turns.close()
 

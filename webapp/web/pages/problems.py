@@ -6,6 +6,7 @@ from flask import Blueprint, Response, abort, jsonify, redirect, render_template
 from markupsafe import Markup, escape
 
 from ...common.digits import is_digits
+from ...common.stages import missing, spelt
 from ...pipeline.changes import change_problem
 from ...pipeline.problems import find_problems, read_problem
 from ...pipeline.strips import strip, strips
@@ -363,8 +364,15 @@ def nearest_clean():
     if call is None:
         abort(404, description=f"no call {call_id!r} in trace {trace_id!r}")
     if not get_store().call_broke(trace_id, call_id):
+        # a call missing a stage was compared with nothing: it is incomplete, not clean
+        lacking = missing({name for name, snap in call["snapshots"].items() if snap})
         return render_template(
-            "nearest_none.html", tool=call["tool"], trace_id=trace_id, call_id=call_id, clean=True
+            "nearest_none.html",
+            tool=call["tool"],
+            trace_id=trace_id,
+            call_id=call_id,
+            clean=True,
+            lacking=spelt(lacking, "and"),
         )
     return _compare_with_nearest(call["tool"], trace_id, call_id, None)
 

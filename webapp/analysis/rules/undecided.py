@@ -1,0 +1,218 @@
+"""Conversions one call cannot tell from a bug.
+
+A value reshaped (a list joined, JSON text decoded), a number clamped to its stated bound.
+
+GitLab's API takes `labels` as one text, `"bug,ui"`, and its layer joins the model's list; another
+API wants the list, and a layer that joins it is wrong. One call holds nothing that tells the two
+apart: only a request schema, a declared transform or the tool's earlier calls (the same join every
+time) do. So the change is info one call at a time, and says what would settle it (issue 32, item
+2); so is a text split into a list (of texts, or of one-field objects) and a JSON text decoded into
+the object it encodes, or the other way. A number lowered to the maximum the argument's own
+contract states (`max 200` in its description, a schema `maximum`) is that contract kept.
+"""
+
+import math
+import re
+
+from ...common import jsontext
+from ...common.pointers import MISSING, tokens
+from ..schemas.declared import field_schemas
+from ..values.json_values import is_container, is_number, norm_key, same
+from ..values.readings import read_number
+from ..wire.values import as_text
+from .held_whole import only_leaf
+
+SETTLES = (
+    "one call cannot tell {} the API wants from {} by mistake; a request schema, a declared "
+    "transform or the tool's earlier calls would settle it"
+)
+# how layers join a list into one text, or split one text into a list
+_JOINERS = (",", ", ", ";", "; ", "|", " ", "\n")
+# the words a key ends with when it holds an id: `teamId`, `label_ids`
+_ID_WORDS = ("id", "ids", "uuid", "uuids", "gid")
+# no spaces, bounded: an id, not free text
+_ID_TEXT = re.compile(r"^[\w:/.\-]{1,200}$")
+_UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", re.I)
+# a duration's parts as people write them: `1h 30m`, `2 days`, `45 sec`
+_SPAN = re.compile(
+    r"(\d+(?:\.\d+)?)\s*(weeks?|w|days?|d|hours?|hrs?|h|minutes?|mins?|m|seconds?|secs?|s)\b",
+    re.I,
+)
+_SPAN_SIZES = {
+    **dict.fromkeys(("week", "w"), 604800),
+    **dict.fromkeys(("day", "d"), 86400),
+    **dict.fromkeys(("hour", "hr", "h"), 3600),
+    **dict.fromkeys(("minute", "min", "m"), 60),
+    **dict.fromkeys(("second", "sec", "s"), 1),
+}
+# ISO 8601: P1DT2H30M
+_ISO_DURATION = re.compile(
+    r"^P(?:(\d+(?:\.\d+)?)W)?(?:(\d+(?:\.\d+)?)D)?"
+    r"(?:T(?:(\d+(?:\.\d+)?)H)?(?:(\d+(?:\.\d+)?)M)?(?:(\d+(?:\.\d+)?)S)?)?$",
+    re.I,
+)
+_ISO_SIZES = (604800, 86400, 3600, 60, 1)
+# the units a layer sends a duration in, per second
+_UNITS = (("seconds", 1), ("minutes", 1 / 60), ("milliseconds", 1000), ("hours", 1 / 3600))
+# a bound the description states: `max 200`, `maximum: 200`, `at most 200`, `up to 200`
+_MAXIMUM = re.compile(r"\b(?:max(?:imum)?|at most|up to)\b\W{0,3}(-?\d+(?:\.\d+)?)", re.I)
+_MINIMUM = re.compile(r"\b(?:min(?:imum)?|at least)\b\W{0,3}(-?\d+(?:\.\d+)?)", re.I)
+
+
+def reshaped(value, sent) -> str | None:
+    """Say how an argument and its request field are one value reshaped, else None.
+
+    A list joined into one text or split from it, JSON text decoded or encoded."""
+    return _coded(value, sent) or _joined(value, sent)
+
+
+def _coded(value, sent) -> str | None:
+    """Say how a JSON text and the container it encodes stand, else None.
+
+    `'{"state": "open"}'` -> `{"state": "open"}`, or the other way."""
+    if isinstance(value, str) and is_container(sent):
+        text, decoded, what = value, sent, "a JSON text sent decoded"
+    elif is_container(value) and isinstance(sent, str):
+        text, decoded, what = sent, value, "a value sent encoded as JSON text"
+    else:
+        return None
+    try:
+        parsed = jsontext.loads(text)
+    except jsontext.JSONDecodeError:
+        return None
+    if not same(parsed, decoded):
+        return None
+    return f"{what}: {SETTLES.format('the form', 'the other made')}"
+
+
+def _joined(value, sent) -> str | None:
+    """Say how a list and one text of its items are the same value, else None.
+
+    `["a", "b"]` -> `"a,b"`, `"a, b"` -> `["a", "b"]` or `[{"name": "a"}, {"name": "b"}]`."""
+    if isinstance(value, list) and isinstance(sent, str):
+        items, text, what = value, sent, "a list sent joined into one text"
+    elif isinstance(value, str) and isinstance(sent, list):
+        items, text, what = sent, value, "a text sent split into a list"
+    else:
+        return None
+    texts = [_item_text(item) for item in items]
+    if None in texts or not any(j.join(texts) == text for j in _JOINERS):
+        return None
+    if len(items) == 1:
+        what = "a one-item list sent as its item" if text is sent else "a text sent as a list of it"
+    return f"{what}: {SETTLES.format('a join', 'a list flattened')}"
+
+
+def _item_text(item) -> str | None:
+    """Return a list item's text: a scalar's, or that of the one scalar it holds."""
+    leaf = only_leaf(item) if is_container(item) else item
+    return None if leaf is MISSING else as_text(leaf)
+
+
+def timed(value, sent) -> str | None:
+    """Say how a duration written as text was sent as a number of some unit, else None.
+
+    `"1h 30m"` -> `5400` (seconds), `"PT2H"` -> `120` (minutes)."""
+    seconds = read_duration(value) if isinstance(value, str) else None
+    number = sent if is_number(sent) else read_number(sent) if isinstance(sent, str) else None
+    if seconds is None or number is None:
+        return None
+    for unit, per_second in _UNITS:
+        if math.isclose(seconds * per_second, number, rel_tol=1e-9, abs_tol=1e-9):
+            return (
+                f"a duration sent as a number of {unit}: one call cannot tell the unit the API "
+                "wants from another; a request schema, a declared transform or the tool's earlier "
+                "calls would settle it"
+            )
+    return None
+
+
+def read_duration(text: str) -> float | None:
+    """Read a duration written as text in seconds, else None.
+
+    `1h 30m`, `90 minutes`, `PT1H30M`."""
+    iso = _ISO_DURATION.match(text.strip())
+    if iso and any(iso.groups()):
+        return sum(float(n or 0) * size for n, size in zip(iso.groups(), _ISO_SIZES))
+    parts = _SPAN.findall(text)
+    if not parts or _SPAN.sub("", text).strip(" ,and") != "":
+        return None
+    return sum(float(n) * _SPAN_SIZES[word.lower().rstrip("s") or "s"] for n, word in parts)
+
+
+def looked_up(pair: tuple, value, sent) -> str | None:
+    """Say a value sent as the id its key names is a look-up, else None.
+
+    `team: "ENG"` -> `teamId: "9cfb482a-..."`, `labels/0: "bug"` -> `labelIds/0: 4411`."""
+    names = [_subject(path) for path in pair]
+    if not names_ids(*pair) or is_container(value) or value == sent or not _id_shaped(sent):
+        return None
+    return (
+        f"{names[1]} names the id of {names[0]}: a value looked up, which one call cannot check; "
+        "a declared transform or the tool's earlier calls (the same input, the same id) would "
+        "settle it"
+    )
+
+
+def all_looked_up(pair: tuple, values: list, sent: list) -> bool:
+    """Tell whether every item of a list was sent as the id its key names."""
+    return len(values) == len(sent) and all(looked_up(pair, v, s) for v, s in zip(values, sent))
+
+
+def names_ids(argument_path: str, field_path: str) -> bool:
+    """Tell whether a request key names the ids of what its argument names.
+
+    `team` -> `teamId`, `labels` -> `label_ids`; an argument that is an id already never."""
+    argument, field = (norm_key(_subject(path)) for path in (argument_path, field_path))
+    stems = {argument, argument[:-1] if argument.endswith("s") else argument}
+    return not argument.endswith(_ID_WORDS) and any(
+        field == stem + word for stem in stems for word in _ID_WORDS
+    )
+
+
+def _subject(path: str) -> str:
+    """Return the last key of a path that is no list index."""
+    return next((t for t in reversed(tokens(path)) if not t.isdigit()), "")
+
+
+def _id_shaped(value) -> bool:
+    """Tell whether a value looks like an id.
+
+    An integer, a UUID, a token of letters and digits."""
+    if is_number(value):
+        return isinstance(value, int)
+    if not isinstance(value, str) or not _ID_TEXT.match(value):
+        return False
+    return (
+        value.isdigit()
+        or _UUID.match(value) is not None
+        or (len(value) >= 6 and any(c.isdigit() for c in value) and any(c.isalpha() for c in value))
+    )
+
+
+def clamped(value, sent, schemas: list[dict]) -> str | None:
+    """Say which declared bound a number was clamped to, else None.
+
+    The bound from the argument's schemas: a `maximum`/`minimum`, or one their description
+    states."""
+    if not (is_number(value) and is_number(sent)) or value == sent:
+        return None
+    side, stated = ("maximum", _MAXIMUM) if sent < value else ("minimum", _MINIMUM)
+    for schema in schemas:
+        bound = _bound(schema, side, stated)
+        if bound is not None and bound == sent:
+            return f"clamped to the {side} the argument's contract states ({bound:g})"
+    return None
+
+
+def _bound(schema: dict, keyword: str, stated: re.Pattern) -> float | None:
+    if is_number(schema.get(keyword)):
+        return float(schema[keyword])
+    text = schema.get("description")
+    found = stated.search(text) if isinstance(text, str) else None
+    return float(found.group(1)) if found else None
+
+
+def argument_schemas(contract, path: str) -> list[dict]:
+    """Return the argument's own schemas in the contract, else an empty list."""
+    return field_schemas((contract or {}).get("arguments_schema"), path)
