@@ -1,11 +1,13 @@
 """What a tool's calls teach: evidence, path counts, releases, the mapping.
 
-A tool's learning runs as its one learner, in one transaction (store.learning): it reads the
-tool's state, counts each call against it, writes, infers, and compares what the tool's verdicts
+A tool's learning runs as its one learner, in one transaction (store.learning): it counts each
+call against the tool's state as read in it, writes, infers, and compares what the tool's verdicts
 read before and after. When that changed, its newest calls are queued again in the same
 transaction. So the same calls leave the same state and the same findings, whatever the batches,
 their order and the workers that learnt them.
 """
+
+from typing import NamedTuple
 
 from ..analysis import template_of
 from ..inference import leaves, observe
@@ -45,8 +47,7 @@ def learn(
         if _to_learn(unlearnt.get(key, LEARNT), call):
             by_tool.setdefault(call["tool"], {})[key] = call
     for tool, calls in by_tool.items():
-        with store.learning(tool) as conn:
-            _learn_tool(store, conn, tool, calls, (dropped or {}, paired or {}, requests or {}))
+        _learn_tool(store, tool, calls, (dropped or {}, paired or {}, requests or {}))
 
 
 def judged_by(store, tool: str) -> tuple:
@@ -57,28 +58,69 @@ def judged_by(store, tool: str) -> tuple:
     return analysis_contract(store, tool), tool_history(store, tool)
 
 
-def _learn_tool(store, conn, tool: str, calls: dict, read: tuple) -> None:
-    """Learn a tool's calls in its `learning` transaction.
+class _State(NamedTuple):
+    """What a tool's learning counts its calls against."""
 
-    A call's arguments and request once; its answer when it has come (an error's fields). `read`
-    is what their analysis read: learn's `dropped`, `paired` and `requests`."""
+    # {key: calls.observed} of the calls it has something to learn from
+    unlearnt: dict
+    releases: dict
+    evidence: dict
+    paths: dict
+    template: object
+
+
+def _state(store, tool: str, calls: dict, conn=None) -> _State:
+    """Read a tool's learnt state, and which of these calls it has yet to learn."""
+    found = store.unlearnt_in(conn, list(calls)) if conn else store.unlearnt(list(calls))
+    return _State(
+        {key: observed for key, observed in found.items() if _to_learn(observed, calls[key])},
+        store.release_state(tool),
+        store.evidence(tool),
+        store.path_counts(tool),
+        template_of(store.get_tool(tool)),
+    )
+
+
+def _learn_tool(store, tool: str, calls: dict, read: tuple) -> None:
+    """Learn a tool's calls as its one learner.
+
+    Counted outside the tool's `learning` transaction (the long part), against the state it
+    reads; in it, the state is read again, and counted against again only when another learner
+    changed it meanwhile. `read` is what their analysis read: learn's `dropped`, `paired`,
+    `requests`."""
+    outside = _state(store, tool, calls)
+    counted = _counted(outside, calls, read) if outside.unlearnt else None
+    with store.learning(tool) as conn:
+        state = _state(store, tool, calls, conn)
+        if not state.unlearnt:
+            return
+        if state != outside:
+            counted = _counted(state, calls, read)
+        before = judged_by(store, tool)
+        per_call, paths, learnt, releases = counted
+        store.add_evidence_in(
+            conn, tool, per_call, paths=paths, releases=releases, fold=folded, learnt=learnt
+        )
+        if not update_inference(store, tool, conn) and judged_by(store, tool) != before:
+            # what the tool's verdicts read changed (a newer release came, an older one's calls
+            # came late, a relation or a place settled): its newest calls are judged again
+            store.reanalyse_recent_in(conn, tool)
+
+
+def _counted(state: _State, calls: dict, read: tuple) -> tuple:
+    """Count a tool's calls against its state.
+
+    A call's arguments and request once; its answer when it has come (an error's fields).
+    Return (pair counts, path counts, `observed` each call gets, release state after them)."""
     dropped, paired, requests = read
-    unlearnt = {
-        key: observed
-        for key, observed in store.unlearnt_in(conn, list(calls)).items()
-        if _to_learn(observed, calls[key])
-    }
-    if not unlearnt:
-        return
-    before = judged_by(store, tool)
-    stored = store.release_state(tool)
     # oldest first, as the calls were made (the key orders calls of one time, whatever the batch)
-    items = sorted(((_when(calls[key]["snapshots"]), key) for key in unlearnt), key=_made)
-    releases = release_state(stored, [when for when, _ in items])
-    known, presence = store.evidence(tool), store.path_counts(tool)
-    if releases.get("newest") != stored.get("newest"):
+    items = sorted(((_when(calls[key]["snapshots"]), key) for key in state.unlearnt), key=_made)
+    releases = release_state(state.releases, [when for when, _ in items])
+    # copies: the state read stays as read, to compare with the one read under the lock
+    known = {pair: dict(counts) for pair, counts in state.evidence.items()}
+    presence = {path: dict(counts) for path, counts in state.paths.items()}
+    if releases.get("newest") != state.releases.get("newest"):
         presence = {k: folded(c) for k, c in presence.items()}
-    template = template_of(store.get_tool(tool))
     per_call, paths, learnt = {}, {}, {}
     for (_, release), key in items:
         snaps = calls[key]["snapshots"]
@@ -86,8 +128,8 @@ def _learn_tool(store, conn, tool: str, calls: dict, read: tuple) -> None:
         learnt[key] = LEARNT if snaps.get("response") else AWAITING
         paths[key] = error_presence(snaps.get("response"), newest)
         per_call[key] = {}
-        if unlearnt[key] == UNLEARNT:
-            document = read_request(snaps, template, requests.get(key))
+        if state.unlearnt[key] == UNLEARNT:
+            document = read_request(snaps, state.template, requests.get(key))
             arguments = leaves(snaps["arguments"]["payload"])
             request = external_leaves(leaves(document))
             per_call[key] = _observed(arguments, request, known, presence, newest, paired.get(key))
@@ -98,13 +140,7 @@ def _learn_tool(store, conn, tool: str, calls: dict, read: tuple) -> None:
                 presence_of([*arguments, *listed], [*request, *sent], newest, dropped.get(key, ()))
             )
         merge(presence, paths[key])
-    store.add_evidence_in(
-        conn, tool, per_call, paths=paths, releases=releases, fold=folded, learnt=learnt
-    )
-    if not update_inference(store, tool, conn) and judged_by(store, tool) != before:
-        # what the tool's verdicts read changed (a newer release came, an older one's calls came
-        # late, a relation or a place settled): its newest calls are judged again against it
-        store.reanalyse_recent_in(conn, tool)
+    return per_call, paths, learnt, releases
 
 
 def _observed(arguments: dict, request: dict, known: dict, presence: dict, newest, paired) -> dict:
