@@ -2,23 +2,30 @@
 
 Projection and analysis of a bulk load, in one process.
 
-python bench/analyser_profile.py [--calls N]        # CPU per call of projection and analysis
+python bench/analyser_profile.py [--calls N] [--steps]   # CPU a call of projection and analysis
 py-spy record -r 200 --format raw -o prof.folded -- python bench/analyser_profile.py
 python bench/analyser_profile.py --shares prof.folded   # each step's share of the sampled time
+python bench/analyser_profile.py --baseline /work/baseline [--rounds 3]   # beside another checkout
 
 The calls (bench/events.py, findOrders with its contract) are ingested through the app with the
 analyser off; then the store projects them and the pipeline analyses them in batches of 100, as the
-analyser thread does.
+analyser thread does. With --baseline, each round measures the baseline checkout (its own code and
+script), then this one, each in a process of its own, so a busy spell on a shared machine falls on
+both; it prints the medians' ratios.
 """
 
 import argparse
+import os
+import re
+import statistics
+import subprocess
 import sys
 import tempfile
 import time
 from collections import Counter
 from pathlib import Path
 
-from common import ROOT  # noqa: F401  (puts the checkout on sys.path)
+from common import ROOT, ratio_line
 from events import batch_body, contract
 
 # step: the frames (py-spy "function (file" prefixes) whose samples it counts, inclusive of what
@@ -41,6 +48,8 @@ STEPS = {
     "  apply_groupings": ["apply_groupings ("],
 }
 ROOTS = ("analyze_pending (", "project_all (")
+# the figures `measure` prints
+PRINTED = re.compile(r"^(projection|analysis): (\d+) us of CPU a call", re.M)
 
 
 def ingest(calls: int):
@@ -60,11 +69,55 @@ def ingest(calls: int):
     return Store.from_settings(app.config), done
 
 
-def measure(calls: int) -> None:
-    """Print the CPU per call of projecting and of analysing a bulk load."""
+def timed_steps(store) -> Counter:
+    """Time the analyser's steps; return {step: seconds of CPU}, filled as they run.
+
+    Inclusive (a step counts what it calls), in this thread's CPU time."""
+    import webapp.pipeline as pipeline
+    from webapp.pipeline.observed import Observer
+
+    spent: Counter = Counter()
+
+    def timed(owner, name: str, step: str) -> None:
+        original = getattr(owner, name)
+
+        def run(*args, **kwargs):
+            began = time.thread_time()
+            try:
+                return original(*args, **kwargs)
+            finally:
+                spent[step] += time.thread_time() - began
+
+        setattr(owner, name, run)
+
+    kind = type(store)
+    for owner, name, step in (
+        (kind, "claim_pending", "claim"),
+        (kind, "calls_inputs", "read the calls' snapshots (SQL, JSON parse)"),
+        (pipeline, "analyze_call", "analyze_call (validate, pair, rules, align)"),
+        (Observer, "drift", "observed shapes: drift and learning"),
+        (pipeline, "judged_by_history", "judged by the tool's history"),
+        (pipeline, "call_documents", "problems grouping"),
+        (pipeline, "call_problems", "problems grouping"),
+        (pipeline, "learn", "inference: learning mappings"),
+        (kind, "save_analyses", "saving (rows, traces, hours, problems, shapes)"),
+        (pipeline, "_contract", "a batch's set-up (contracts, shapes and records read)"),
+        (Observer, "__init__", "a batch's set-up (contracts, shapes and records read)"),
+        (pipeline, "hint_renames", "hints and drift added (hint_renames, with_drift)"),
+        (pipeline, "with_drift", "hints and drift added (hint_renames, with_drift)"),
+    ):
+        timed(owner, name, step)
+    return spent
+
+
+def measure(calls: int, steps: bool = False) -> None:
+    """Print the CPU per call of projecting and of analysing a bulk load.
+
+    With `steps`, each step's too."""
     from webapp.pipeline import analyze_pending
 
     store, calls = ingest(calls)
+    spent = timed_steps(store) if steps else Counter()
     began = time.process_time()
     store.project_all()
     projected = time.process_time()
@@ -77,6 +130,10 @@ def measure(calls: int) -> None:
         f"analysis: {(ended - projected) / analysed * 1e6:.0f} us of CPU a call ({analysed} "
         "analyses)"
     )
+    if steps:
+        spent["the rest (batching, sorting, digests)"] = (ended - projected) - sum(spent.values())
+    for step, seconds in spent.items():
+        print(f"  {step}: {seconds / analysed * 1e6:.0f} us of CPU a call")
 
 
 def shares(folded: Path) -> None:
@@ -97,6 +154,34 @@ def shares(folded: Path) -> None:
         print(f"{step:55s} {100 * steps[step] / max(total, 1):5.1f}%")
 
 
+def measured_in(checkout: Path, calls: int) -> dict:
+    """Return {step: us of CPU a call} of a checkout's own run, in a process apart."""
+    script = checkout / "bench" / "analyser_profile.py"
+    env = {**os.environ, "PYTHONPATH": str(checkout)}
+    out = subprocess.run(
+        [sys.executable, str(script), "--calls", str(calls)],
+        cwd=checkout,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    return {step: int(us) for step, us in PRINTED.findall(out)}
+
+
+def side_by_side(baseline: Path, calls: int, rounds: int) -> None:
+    """Print each round's CPU a call of both checkouts and the ratios of their medians."""
+    runs: dict = {"baseline": [], "this": []}
+    for number in range(1, rounds + 1):
+        for name, checkout in (("baseline", baseline), ("this", ROOT)):
+            runs[name].append(measured_in(checkout, calls))
+            print(f"round {number}, {name}: {runs[name][-1]}", flush=True)
+    for step in ("projection", "analysis"):
+        mine = statistics.median(run[step] for run in runs["this"])
+        theirs = statistics.median(run[step] for run in runs["baseline"])
+        print(ratio_line(f"{step}, us of CPU a call, this / baseline", mine, theirs, "< 1"))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -105,11 +190,18 @@ def main() -> None:
     parser.add_argument(
         "--shares", type=Path, metavar="FOLDED", help="summarise py-spy raw output instead"
     )
+    parser.add_argument("--steps", action="store_true", help="print each step's CPU a call too")
+    parser.add_argument(
+        "--baseline", type=Path, metavar="CHECKOUT", help="measure beside another checkout"
+    )
+    parser.add_argument("--rounds", type=int, default=3, help="rounds with --baseline [3]")
     args = parser.parse_args()
     if args.shares:
         shares(args.shares)
+    elif args.baseline:
+        side_by_side(args.baseline.resolve(), args.calls, args.rounds)
     else:
-        measure(args.calls)
+        measure(args.calls, args.steps)
 
 
 if __name__ == "__main__":

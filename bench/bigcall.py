@@ -13,6 +13,7 @@ the machine is shared, and CPU time moves less than the wall clock under load).
 
     python bench/bigcall.py [--runs 3] [--size 800000] [--profile]
     python bench/bigcall.py --quick     # a small call, figures not for the docs
+    python bench/bigcall.py --shapes [--only deep_nesting,keys_renamed]   # and each shape at 1 MB
 """
 
 import argparse
@@ -47,6 +48,9 @@ def options() -> argparse.Namespace:
         "--shapes",
         action="store_true",
         help="also every bench/corpus.py shape end to end at 1 MB, all snapshots (target < 1 s)",
+    )
+    parser.add_argument(
+        "--only", default="", help="with --shapes: these shapes only (comma-separated names)"
     )
     parser.add_argument(
         "--profile", action="store_true", help="print a cProfile of one end-to-end run"
@@ -165,11 +169,15 @@ def measure(size: int, runs: int, profile: bool) -> dict:
     return figures
 
 
-def shapes(size: int) -> dict:
-    """Time every corpus shape end to end once at `size`; return {shape: figures}."""
+def shapes(size: int, only: list[str]) -> dict:
+    """Time every corpus shape (or those `only` names) end to end once at `size`.
+
+    Return {shape: figures}."""
     out = {}
     with tempfile.TemporaryDirectory(prefix="tracediff-bigcall-") as tmp:
         for name, make in SHAPES.items():
+            if only and name not in only:
+                continue
             (Path(tmp) / name).mkdir()
             bench = BigCall(Path(tmp) / name, size, make)
             bench.run(max(size // 50, 2_000))
@@ -225,7 +233,11 @@ def main() -> None:
     figures = measure(size, 1 if args.quick else args.runs, args.profile)
     if args.shapes:
         # 1 MB with every snapshot counted: half of it a side
-        figures["shapes"] = shapes(10_000 if args.quick else 500_000)
+        only = [name for name in args.only.split(",") if name]
+        unknown = sorted(set(only) - set(SHAPES))
+        if unknown:
+            raise SystemExit(f"unknown shapes: {', '.join(unknown)} (bench/corpus.py)")
+        figures["shapes"] = shapes(10_000 if args.quick else 500_000, only)
     report(figures)
     if args.shapes:
         report_shapes(figures["shapes"])

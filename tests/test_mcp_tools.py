@@ -262,6 +262,19 @@ def test_text_from_the_traced_systems_stays_json_data_never_the_answers_words(ap
         assert speech in jsontext.dumps(answer.structured).decode()
 
 
+def test_get_trace_says_which_stages_a_call_never_received(app, client, samples):
+    """A call with its arguments alone has no findings because nothing was compared: the answer
+    names what never came rather than reading as a clean call."""
+    lone = {"trace_id": "6" * 32, "call_id": "c", "tool": "findOrders", "snapshot": "arguments"}
+    client.post("/api/v1/ingest", json={**lone, "payload": {"limit": 5}})
+    source = AppSource(app, "http://localhost/", None, "127.0.0.1")
+    answer = call(source, "get_trace", {"trace_id": "6" * 32})
+    assert answer.structured["calls"][0]["missing"] == ["request", "response"]
+    assert "1 call missing a stage (nothing compared there)" in answer.text, answer.text
+    whole = call(source, "get_trace", {"trace_id": LIMIT_BUG})
+    assert whole.structured["calls"][0]["missing"] == [] and "missing" not in whole.text
+
+
 def test_every_tool_says_its_answer_is_data_and_reads_only():
     from webapp.mcp.server import listed_tools
 

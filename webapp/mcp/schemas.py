@@ -390,6 +390,10 @@ def _call() -> dict:
             "problems": STRINGS,
             "analyzed": {"type": "boolean"},
             "incomplete": {"type": ["string", "null"]},
+            "missing": {
+                **STRINGS,
+                "description": "The stages never received: nothing was compared there.",
+            },
         },
     )
 

@@ -66,11 +66,19 @@ def _trace_said(answer: dict) -> str:
     loud = sum(f["severity"] in ("error", "warning") for call in calls for f in call["findings"])
     return (
         f"{counted(len(calls), 'call')} of {answer.get('calls_total', len(calls))}, "
-        f"{counted(loud, 'warning or error')}"
-        f" among the findings; payloads within {answer['budget_bytes']} bytes, "
+        f"{counted(loud, 'warning or error')} among the findings{_missing_said(calls)}"
+        f"; payloads within {answer['budget_bytes']} bytes, "
         f"{counted(answer['cut_total'], 'place')}"
         " cut (see cut and expand)."
     )
+
+
+def _missing_said(calls: list[dict]) -> str:
+    """Count the calls missing a stage: no finding there means nothing was compared."""
+    lacking = sum(bool(call.get("missing")) for call in calls)
+    if not lacking:
+        return ""
+    return f", {counted(lacking, 'call')} missing a stage (nothing compared there)"
 
 
 def _problem_said(answer: dict) -> str:

@@ -180,6 +180,8 @@ def _call(
         },
         "analyzed": bool(call.get("analyzed")),
         "incomplete": call.get("incomplete"),
+        # the stages that never came: no finding there means nothing was compared, not clean
+        "missing": call.get("missing") or [],
         "problems": call.get("problems") or [],
         "snapshots": snapshots,
         "validation": validation(call.get("validation") or {}),

@@ -13,6 +13,7 @@ from ..values.json_values import REDACTED, is_container, norm_key, same
 MAX_DEPTH = 200
 _ID_KEYS = ("id", "key", "uuid", "sku")
 _ID_TYPES = {str, int, float, bool}
+_SCALARS = {str, int, float, bool, type(None)}
 
 
 class Pairing:
@@ -153,11 +154,27 @@ class Pairing:
         seen_left, seen_right = {i for i, _ in matched}, {j for _, j in matched}
         for i, j in matched:
             # indexes need no escaping
-            self.walk(f"{lp}/{i}", lv[i], f"{rp}/{j}", rv[j], "item", depth)
+            left, right = f"{lp}/{i}", f"{rp}/{j}"
+            if type(lv[i]) in _SCALARS and type(rv[j]) in _SCALARS:
+                self._items(left, lv[i], right, rv[j])
+            else:
+                self.walk(left, lv[i], right, rv[j], "item", depth)
         self.orphans_left += [(child(lp, i), v, rp) for i, v in enumerate(lv) if i not in seen_left]
         self.orphans_right += [
             (child(rp, j), v, lp) for j, v in enumerate(rv) if j not in seen_right
         ]
+
+    def _items(self, lp, lv, rp, rv) -> None:
+        """Pair two scalar items as walk does, without its container tests.
+
+        Arrays of 70,000 numbers."""
+        tick()
+        self.pairs[lp], self.back[rp], self.how[lp] = rp, lp, "item"
+        if same(lv, rv):
+            self.whole.add(lp)
+        else:
+            self.diffs.append((lp, rp, lv, rv))
+            self.changed.add(lp)
 
 
 def equal(a, b) -> bool:

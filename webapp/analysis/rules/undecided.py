@@ -13,6 +13,7 @@ contract states (`max 200` in its description, a schema `maximum`) is that contr
 
 import math
 import re
+from functools import lru_cache
 
 from ...common import jsontext
 from ...common.pointers import MISSING, tokens
@@ -144,9 +145,10 @@ def looked_up(pair: tuple, value, sent) -> str | None:
     """Say a value sent as the id its key names is a look-up, else None.
 
     `team: "ENG"` -> `teamId: "9cfb482a-..."`, `labels/0: "bug"` -> `labelIds/0: 4411`."""
-    names = [_subject(path) for path in pair]
-    if not names_ids(*pair) or is_container(value) or value == sent or not _id_shaped(sent):
+    # the value tests first: most changed values are no id (70,000 items of a list changed)
+    if is_container(value) or value == sent or not _id_shaped(sent) or not names_ids(*pair):
         return None
+    names = [_subject(path) for path in pair]
     return (
         f"{names[1]} names the id of {names[0]}: a value looked up, which one call cannot check; "
         "a declared transform or the tool's earlier calls (the same input, the same id) would "
@@ -163,7 +165,13 @@ def names_ids(argument_path: str, field_path: str) -> bool:
     """Tell whether a request key names the ids of what its argument names.
 
     `team` -> `teamId`, `labels` -> `label_ids`; an argument that is an id already never."""
-    argument, field = (norm_key(_subject(path)) for path in (argument_path, field_path))
+    return _names_ids(_subject(argument_path), _subject(field_path))
+
+
+@lru_cache(maxsize=4096)
+def _names_ids(argument_key: str, field_key: str) -> bool:
+    # by the keys, once: the items of a list share them
+    argument, field = norm_key(argument_key), norm_key(field_key)
     stems = {argument, argument[:-1] if argument.endswith("s") else argument}
     return not argument.endswith(_ID_WORDS) and any(
         field == stem + word for stem in stems for word in _ID_WORDS
@@ -172,6 +180,13 @@ def names_ids(argument_path: str, field_path: str) -> bool:
 
 def _subject(path: str) -> str:
     """Return the last key of a path that is no list index."""
+    # the common case without splitting the whole path: plain keys, then list indexes
+    end = len(path)
+    cut = path.rfind("/", 0, end)
+    while cut >= 0 and path[cut + 1 : end] and "~" not in path[cut + 1 : end]:
+        if not path[cut + 1 : end].isdigit():
+            return path[cut + 1 : end]
+        end, cut = cut, path.rfind("/", 0, cut)
     return next((t for t in reversed(tokens(path)) if not t.isdigit()), "")
 
 

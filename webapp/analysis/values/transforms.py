@@ -157,6 +157,9 @@ def _type(value) -> str:
 
 
 def _case(text: str) -> str:
+    # ASCII letters are all cased: the string's own test, not a list of its letters
+    if text.isascii() and (text.isupper() or text.islower()):
+        return "UPPER" if text.isupper() else "lower"
     letters = [c for c in text if c.isalpha()]
     if letters and all(c.isupper() for c in letters):
         return "UPPER"

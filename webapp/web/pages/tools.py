@@ -23,7 +23,7 @@ from ..paging import NAMED_PAGE, key_cursor, key_page_args
 from ..render import charts
 from ..render.pages import page_or_fragment
 from ..security import may_change_contracts
-from .traces import strip_window
+from .trace_list import strip_window
 
 bp = Blueprint("tools", __name__)
 

@@ -1,6 +1,7 @@
 """The hypermedia pages.
 
-The trace list, the trace permalink, its exports, and compare."""
+The trace list (what it shows is built in trace_list.py), the trace permalink, its exports, and
+compare."""
 
 from flask import (
     Blueprint,
@@ -14,7 +15,7 @@ from flask import (
 )
 
 from ... import pipeline
-from ...common.digits import is_digits, problem_number
+from ...common.digits import is_digits
 from ...common.pointers import MISSING, resolve
 from ...common.stages import shown
 from ...problems.grouping import link_problems
@@ -25,110 +26,18 @@ from ...store.filters import SEVERITIES, SNAPSHOTS, STATUS_CLASSES
 from ...store.listing import SEARCH_CAP
 from ..api.traces import strict_query
 from ..db import get_store
-from ..filters import ListQuery, decode_cursor, encode_cursor, trace_query
-from ..render import aligned, charts, tracepage
+from ..filters import trace_query
+from ..render import aligned, ends, tracepage
 from ..render.compare import compare_calls
 from ..render.pages import page_or_fragment
-from ..render.ranges import quick_links, shown_window
 from ..render.tree import children_tokens, parse_node_id
 from ..security import may_change_contracts
+from .trace_list import counts_context, facet_counts, list_context
 
 bp = Blueprint("views", __name__)
 VIEWS = ("aligned", "raw")
-# list filters the hourly strip does not follow
-UNFOLLOWED = ("severity", "kind", "status", "missing", "q")
 # on the page; the rest through the paged API, so the page stays small
 SHOWN_FINDINGS = 200
-
-
-def _list_context() -> dict:
-    query = trace_query(request.args)
-    try:
-        cursor = decode_cursor(request.args.get("cursor"))
-    except ValueError:
-        cursor = None
-    store, filters = get_store(), query.filters()
-    traces, next_cursor = store.find_traces(filters, cursor)
-    # after a contract change, the rows shown are re-analysed now, as a trace page would be
-    if pipeline.fresh_list(
-        store, [t["trace_id"] for t in traces], budget=current_app.config.get("ANALYSIS_BUDGET")
-    ):
-        traces, next_cursor = store.find_traces(filters, cursor)
-    next_url = (
-        url_for("views.index", **query.as_args(), cursor=encode_cursor(next_cursor))
-        if next_cursor
-        else None
-    )
-    return {
-        "traces": traces,
-        "query": query,
-        "next_url": next_url,
-        "cursor": cursor,
-        "next_cursor": encode_cursor(next_cursor),
-        "refresh": request.args.get("refresh") == "on",
-        "search_capped": stats.search_capped(store, query.q),
-        "search_cap": SEARCH_CAP,
-        "rejections": store.quarantine_counts(),
-    }
-
-
-def _facet_counts(query: ListQuery, wanted: bool) -> dict | None:
-    """Return the capped counts per filter value when asked for or cheap.
-
-    None means "ask with part=counts"."""
-    store = get_store()
-    # a small store counts everything while the page waits
-    cheap = stats.counts_are_cheap(store)
-    if not (wanted or cheap):
-        return None
-    return stats.filter_counts(store, query.filters(), None if cheap else stats.COUNT_BUDGET_S)
-
-
-def _counts_context(query: ListQuery, wanted: bool) -> dict:
-    """Return the facet counts and the hourly strip, or only where to fetch them."""
-    counts = _facet_counts(query, wanted)
-    context = {
-        "count_cap": stats.COUNT_CAP,
-        "counts": counts,
-        "strip_rows": None,
-        "counts_url": url_for("views.index", **query.as_args(), part="counts"),
-    }
-    if counts is not None:
-        problem = problem_number(query.problem) if query.problem else None
-        window = strip_window(query.since, query.until, query.tool, problem)
-        strip = stats.hourly_strip(
-            get_store(),
-            tool=query.tool,
-            until=window["until"],
-            since=window["since"],
-            problem=problem,
-            through=window["fitted"],
-        )
-        context["window"] = window
-        context["window_links"] = quick_links(
-            "views.index", (query.since, query.until), query.as_args()
-        )
-        filters = query.as_args(tool=None, since=None, until=None)
-        # the hourly rollup knows tools, hours and problems; the strip says which filters it cannot
-        # follow
-        context["strip_unfollowed"] = [name for name in UNFOLLOWED if getattr(query, name)]
-        context["strip_problem"] = f"TD-{problem_number(query.problem)}" if query.problem else None
-        context.update(
-            strip_rows=charts.strip_rows(strip, filters, url_for("views.index")),
-            strip_width=charts.strip_width(strip),
-            strip_hours=strip["hours"],
-            strip_more=strip.get("more_tools", 0),
-            counts_incomplete=any(c is None for values in counts.values() for c in values.values()),
-        )
-    return context
-
-
-def strip_window(since: str, until: str, tool: str = "", problem: int | None = None) -> dict:
-    """Return the window an hourly strip shows.
-
-    The range asked for, else the one that fits the calls it counts."""
-    oldest, newest = (None, None) if since or until else stats.call_span(get_store(), tool, problem)
-    return shown_window(since, until, oldest, newest)
 
 
 @bp.get("/")
@@ -144,9 +53,9 @@ def index():
     if part and request.headers.get("HX-Request"):
         query = trace_query(request.args)
         return page_or_fragment(
-            "index.html", "partials/facets.html", query=query, **_counts_context(query, True)
+            "index.html", "partials/facets.html", query=query, **counts_context(query, True)
         )
-    context = _list_context()
+    context = list_context()
     if context["cursor"] and request.headers.get("HX-Request"):
         # "Load more" appends rows after the last one; everything else replaces the list region.
         return page_or_fragment("index.html", "partials/trace_rows.html", **context)
@@ -155,7 +64,7 @@ def index():
         "index.html",
         "partials/list.html",
         **context,
-        **_counts_context(context["query"], part),
+        **counts_context(context["query"], part),
         tool_names=values.recent_tools(store),
         kind_names=stats.kind_names(store),
         severities=SEVERITIES,
@@ -175,8 +84,8 @@ def index_json():
     """
     # a script gets a 400 for a filter or cursor the page would ignore
     strict_query(request.args)
-    context = _list_context()
-    counts = _facet_counts(context["query"], request.args.get("part") == "counts")
+    context = list_context()
+    counts = facet_counts(context["query"], request.args.get("part") == "counts")
     counts_url = (
         url_for("views.index_json", **context["query"].as_args(), part="counts")
         if counts is None
@@ -222,7 +131,7 @@ def _trace_page(trace_id):
     found = _trace_or_404(trace_id)
     call = _call_or_404(found, request.args.get("call"))
     # a deep link into the raw view
-    reveal = parse_node_id(request.args.get("open", ""), aligned.WITH_RESULT)
+    reveal = parse_node_id(request.args.get("open", ""), ends.WITH_RESULT)
     view = (
         request.args.get("view")
         if request.args.get("view") in VIEWS
@@ -304,7 +213,7 @@ def fixtures(trace_id):
 def _node_or_404(trace_id: str):
     call = _call_or_404(_trace_or_404(trace_id), request.args.get("call"))
     name = request.args.get("snapshot")
-    if name not in aligned.WITH_RESULT or call["snapshots"].get(name) is None:
+    if name not in ends.WITH_RESULT or call["snapshots"].get(name) is None:
         abort(404, description=f"no snapshot {name} in this call")
     pointer = request.args.get("pointer", "")
     value = resolve(call["snapshots"][name]["payload"], pointer)

@@ -7,7 +7,8 @@ from ...common.stages import spelt
 from ...inference.hints import map_command, rename_guesses
 from ...reports.anchors import finding_anchors
 from ...reports.text import end_text
-from .aligned import ICONS, WITH_RESULT, counted_rows, finding_places, full_rows, stages
+from .aligned import counted_rows, full_rows, stages
+from .ends import ICONS, WITH_RESULT, finding_places
 from .tree import BIG_PAYLOAD, TreeOptions, node_id, payload_size, tree_tokens
 
 SHOWN_HEADERS = (
