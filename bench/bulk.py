@@ -110,7 +110,7 @@ def with_analyser(
         ).raise_for_status()
         probes = Probes(server.url, db_path)
         probes.start()
-        stored = load(server.url + "/api/v1/ingest", "a", 100, seconds, rate)
+        stored = load(server.url + "/api/v1/ingest", "a", 100, seconds, rate=rate)
         after = drain(db_path, timeout)
         return {"ingest": stored, "after_load": after, "ack_to_findings": probes.summary()}
 
