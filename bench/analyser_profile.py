@@ -70,7 +70,7 @@ def ingest(calls: int):
 
 
 def timed_steps(store) -> Counter:
-    """Time the analyser's steps from now on; return {step: seconds of CPU} as they run.
+    """Time the analyser's steps; return {step: seconds of CPU}, filled as they run.
 
     Inclusive (a step counts what it calls), in this thread's CPU time."""
     import webapp.pipeline as pipeline

@@ -3,11 +3,12 @@
 How quiet tracediff is on their correct calls and how well it finds planted bugs.
 
     python bench/realworld.py [--per-tool N] [--per-bug N] [--seed S] [--quick] [--verbose]
-                              [--write]
+                              [--part tuned|held-out|unseen] [--write]
 
 The corpus (tests/realworld/) rebuilds tools of public projects exactly as their code builds
 requests, reads the vendors' answers (their own error bodies) and hands results back. Two figures,
-for the tuned projects and the held-out ones apart (issue 32, item 6):
+for the tuned projects, the held-out ones and the unseen ones (rebuilt after the tuning) apart
+(issue 32, item 6):
 (a) one call at a time, each against its tool's published definition, as `tracediff check` runs it;
 (b) with history: every call posted to a real `tracediff serve` (its own SQLite file), the tools
     list imported first, the analyser left to catch up, findings read back from the API.
@@ -257,29 +258,58 @@ def split(pairs, projects) -> list:
     return [(c, a) for c, a in pairs if c["project"] in projects]
 
 
+PARTS = (
+    ("tuned", realworld.TUNED),
+    ("held out", realworld.HELD_OUT),
+    ("unseen", realworld.UNSEEN),
+)
+
+
+def traffic(seed: int, per_tool: int, per_bug: int, tools) -> list:
+    """The calls of `tools`: the corpus' and the unseen ones generated apart.
+
+    One after the other, so the unseen tools leave the corpus' traffic (its arguments, order
+    and indices) as it was."""
+    known = [t for t in tools if t.project not in realworld.UNSEEN]
+    fresh = [t for t in tools if t.project in realworld.UNSEEN]
+    calls = realworld.generate(seed, per_tool, per_bug, known) if known else []
+    more = realworld.generate(seed, per_tool, per_bug, fresh) if fresh else []
+    for call in more:
+        call["index"] += len(calls)
+    return calls + more
+
+
 def run(
-    per_tool: int, per_bug: int, seed: int, tools=None, server: bool = True, verbose: bool = False
+    per_tool: int,
+    per_bug: int,
+    seed: int,
+    tools=None,
+    server: bool = True,
+    verbose: bool = False,
+    parts=PARTS,
 ) -> str:
-    tools = realworld.TOOLS if tools is None else tools
-    calls = realworld.generate(seed, per_tool, per_bug, tools)
+    tools = realworld.TOOLS + realworld.UNSEEN_TOOLS if tools is None else tools
+    calls = traffic(seed, per_tool, per_bug, tools)
     alone = one_at_a_time(calls, tools)
     history = through_a_server(calls, tools) if server else None
-    parts = []
-    for name, projects in (("tuned", realworld.TUNED), ("held out", realworld.HELD_OUT)):
+    out = []
+    for name, projects in parts:
         count = sum(1 for t in tools if t.project in projects)
-        parts.append(
+        if not count:
+            continue
+        out.append(
             f"== {name}: {', '.join(p for p in projects if any(t.project == p for t in tools))} "
             f"({count} tools)"
         )
         if history is not None:
-            parts.append(
+            out.append(
                 report(
                     "(b) with history, through a real server",
                     score(split(history, projects)),
                     False,
                 )
             )
-        parts.append(
+        out.append(
             report(
                 "(a) one call at a time, as tracediff check",
                 score(split(alone, projects), True),
@@ -290,8 +320,18 @@ def run(
         for label, pairs in (("a", alone), ("b", history or [])):
             figures = score(pairs, single_only=label == "a")
             for call, analysis in figures["missed"][:15]:
-                parts.append(f"{label} missed {call['tool']} {call['bug']} -> {loud(analysis)}")
-    return "\n".join(parts)
+                out.append(f"{label} missed {call['tool']} {call['bug']} -> {loud(analysis)}")
+            for call, analysis in figures["noisy_calls"][:15]:
+                out.append(f"{label} loud {call['tool']} {call['arguments']} -> {loud(analysis)}")
+    return "\n".join(out)
+
+
+def part_tools(name: str | None) -> list | None:
+    """The tools of one part (`--part`), or None for all of them."""
+    if name is None:
+        return None
+    projects = dict(PARTS)[name.replace("-", " ")]
+    return [t for t in realworld.TOOLS + realworld.UNSEEN_TOOLS if t.project in projects]
 
 
 def main() -> None:
@@ -305,13 +345,28 @@ def main() -> None:
     parser.add_argument("--no-server", action="store_true", help="one call at a time only")
     parser.add_argument("--verbose", action="store_true", help="print the missed bugs")
     parser.add_argument(
+        "--part", choices=["tuned", "held-out", "unseen"], help="only the tools of one part"
+    )
+    parser.add_argument(
         "--write", action="store_true", help="write the figures into docs/quality.md"
     )
     opts = parser.parse_args()
     if opts.quick:
         opts.per_tool, opts.per_bug = 6, 1
+    chosen = part_tools(opts.part)
+    parts = (
+        PARTS
+        if opts.part is None
+        else [(n, p) for n, p in PARTS if n == opts.part.replace("-", " ")]
+    )
     text = run(
-        opts.per_tool, opts.per_bug, opts.seed, server=not opts.no_server, verbose=opts.verbose
+        opts.per_tool,
+        opts.per_bug,
+        opts.seed,
+        tools=chosen,
+        server=not opts.no_server,
+        verbose=opts.verbose,
+        parts=parts,
     )
     print(text)
     if opts.write:

@@ -7,7 +7,9 @@ the vendor's answers and hands a result back (the repository, file and commit re
 module's docstring and each tool's `source`). `generate` turns them into traffic: correct calls with
 the argument values a model sends (some answered by the vendor's errors), then bugs planted one per
 call, each naming the place tracediff should flag. The projects are split once, by name: `HELD_OUT`
-is never looked at while tuning the analysis; `TUNED` is the rest (issue 32, item 6).
+is never looked at while tuning the analysis; `TUNED` is the rest (issue 32, item 6). `UNSEEN_TOOLS`
+(projects `UNSEEN`) were rebuilt after the analysis was tuned, to measure it on layers it never
+met: they are neither tuned on nor part of `TOOLS`, so adding them leaves its traffic as it was.
 """
 
 import random
@@ -15,8 +17,12 @@ import random
 from . import (
     airtable,
     asana,
+    cloudflare,
+    discord,
+    elasticsearch,
     github,
     gitlab,
+    hubspot,
     linear,
     notion,
     pagerduty,
@@ -47,6 +53,10 @@ PROJECTS = sorted({tool.project for tool in TOOLS})
 # A third of the projects, fixed: tune on the others, report these apart.
 HELD_OUT = ("airtable", "gitlab", "pagerduty", "shopify")
 TUNED = tuple(p for p in PROJECTS if p not in HELD_OUT)
+# Rebuilt after the tuning, and measured before any change made for them (neither tuned nor held out).
+UNSEEN_MODULES = [cloudflare, discord, elasticsearch, hubspot]
+UNSEEN_TOOLS: list[Tool] = [tool for module in UNSEEN_MODULES for tool in module.TOOLS]
+UNSEEN = tuple(sorted({tool.project for tool in UNSEEN_TOOLS}))
 # correct calls the vendor answers with an error
 ERROR_SHARE = 0.12
 
