@@ -111,12 +111,12 @@ def _path_key(path: str, memo: dict) -> tuple:
     if found is not None:
         return found
     cut = path.rfind("/")
-    above = memo.get(path[:cut]) if cut > 0 else None
+    above = memo.get(path[:cut]) if cut >= 0 else None
     if above is not None:
         found = above + (_token_key(path[cut + 1 :]),)
     else:
         found = tuple(map(_token_key, path.split("/")))
-        if cut > 0:
+        if cut >= 0:
             memo[path[:cut]] = found[:-1]
     memo[path] = found
     return found
