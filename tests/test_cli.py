@@ -468,6 +468,13 @@ def test_ingest_says_the_column_a_cut_line_broke_at_as_the_api_does(tmp_path, db
     ), result.output
 
 
+def test_tools_import_names_the_file_a_definition_cannot_be_read_from(tmp_path, db_path):
+    (tmp_path / "tools.json").write_text("[1, 2]")
+    result = run("tools", "import", tmp_path / "tools.json", "--db", db_path)
+    assert result.exit_code == 1
+    assert f"{tmp_path / 'tools.json'}: item 0: expected a tool definition" in result.output
+
+
 def test_tools_show_prints_the_stored_contract_as_json(db_path):
     run("tools", "import", SAMPLES / "contracts" / "findOrders.json", "--db", db_path)
     result = run("tools", "show", "findOrders", "--db", db_path)

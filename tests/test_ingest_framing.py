@@ -109,6 +109,18 @@ def test_a_non_object_record_in_an_array_is_rejected_alone():
     assert [(r.index, r.code) for r in batch.rejected] == [(1, "bad_type"), (2, "bad_type")]
 
 
+def test_an_array_with_a_trailing_comma_keeps_its_items_and_rejects_the_comma_alone(client):
+    # [a, b,] was refused whole as "item 3 never ends": a shipper drops a 422, and a and b with it
+    body = b"[" + LINES[0] + b", " + LINES[1] + b",\n]"
+    batch = parse_body(body)
+    assert call_ids(batch) == ["call_0", "call_1"]
+    [rejected] = batch.rejected
+    assert (rejected.index, rejected.code) == (2, "not_json")
+    assert "trailing comma after item 2" in rejected.message
+    answer = client.post("/api/v1/ingest", data=body)
+    assert answer.status_code == 200 and answer.get_json()["accepted"] == 2
+
+
 @pytest.mark.parametrize(
     "body,words",
     [

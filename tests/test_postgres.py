@@ -505,6 +505,27 @@ def test_a_payload_whose_words_pass_what_a_tsvector_holds_is_stored_searched_and
     assert [t["trace_id"] for t in found] == ["f" * 32]
 
 
+def test_words_are_made_at_ingest_and_by_the_projection_for_events_queued_without_them(pg_url):
+    import psycopg
+
+    from webapp import create_app
+
+    client = create_app({"TESTING": True, "DATABASE": pg_url, "ANALYZER": "off"}).test_client()
+    for trace_id, word in (("a" * 32, "Müllerstraße"), ("b" * 32, "Zwölfhundert")):
+        event = {"trace_id": trace_id, "snapshot": "arguments", "tool": "t", "payload": {"s": word}}
+        assert client.post("/api/v1/ingest", json=event).get_json()["accepted"] == 1
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        # made in the acknowledging transaction: both still wait for the projection
+        assert conn.execute("SELECT count(*) FROM projection_queue").fetchone()[0] == 2
+        made = conn.execute("SELECT trace_id FROM events WHERE words @@ 'mullerstrasse'").fetchall()
+        assert made == [("a" * 32,)]
+        # as an event queued by an earlier release, before words were made at ingest
+        conn.execute("UPDATE events SET words = NULL WHERE trace_id = %s", ("b" * 32,))
+    for word, trace_id in (("zwolfhundert", "b" * 32), ("mullerstrasse", "a" * 32)):
+        found = client.get(f"/api/v1/traces?q={word}").get_json()["traces"]
+        assert [t["trace_id"] for t in found] == [trace_id]
+
+
 @pytest.mark.slow
 def test_health_answers_within_its_probe_wait_while_the_database_refuses_connections(pg_url):
     from webapp import create_app

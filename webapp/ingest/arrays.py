@@ -95,6 +95,10 @@ def _array_items(head: bytes, pieces: Iterator[bytes], max_depth: int) -> Iterat
             raise _not_an_array(f"expected ',' or ']' after item {index}")
         closed = separator == "]"
         pos = text.skip_blanks(pos + 1) if not closed else pos
+        if not closed and text.text[pos : pos + 1] == "]":
+            # [a, b,]: the items before the comma are whole; the comma alone is refused
+            yield _trailing_comma(index)
+            closed = True
     if text.skip_blanks(pos + 1) < len(text.text):
         raise _not_an_array("something follows the array's closing ']'")
 
@@ -200,6 +204,19 @@ def _checked(index: int, value, raw: str, max_depth: int) -> Record:
     record = Record(index, value, raw)
     check_depth([record], max_depth)
     return record
+
+
+def _trailing_comma(index: int) -> Record:
+    """The rejection of a ',' right before the array's closing ']'."""
+    return Record(
+        index,
+        raw=",",
+        error=RecordError(
+            "not_json",
+            f"a trailing comma after item {index}: JSON allows none before ']' (the items before "
+            "it were taken)",
+        ),
+    )
 
 
 def _not_an_array(detail: str) -> IngestError:

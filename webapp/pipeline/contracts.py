@@ -7,7 +7,13 @@ kept."""
 
 from functools import partial
 
-from ..contracts import check_version, load_file, merged_contracts, read_contracts
+from ..contracts import (
+    ContractError,
+    check_version,
+    load_file,
+    merged_contracts,
+    read_contracts,
+)
 from ..inference.contract import learnt_relations, learnt_separators, with_inferred
 from ..problems.grouping import contract_digest
 
@@ -81,7 +87,12 @@ def import_files(store, paths, operations: dict | None = None) -> tuple[list[str
     Return (tool names saved, server tools skipped)."""
     names, skipped = [], []
     for path in paths:
-        imported = read_contracts(load_file(path), operations)
+        document = load_file(path)
+        try:
+            imported = read_contracts(document, operations)
+        except ContractError as error:
+            # among several files, the message names the one it is about
+            raise ContractError(f"{path}: {error}", error.code, error.status) from None
         names += save_contracts(store, imported.contracts, imported.only_if_missing)
         skipped += imported.skipped
     return names, skipped
