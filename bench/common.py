@@ -92,6 +92,26 @@ def write_figures(name: str, figures: dict, quick: bool) -> Path:
     return path
 
 
+def tree_cpu_seconds(pid: int) -> float:
+    """Return the CPU seconds (user and system) of a process and its living children.
+
+    Read from /proc (0 where there is none): a server's master and its workers."""
+    tick = os.sysconf("SC_CLK_TCK")
+    try:
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        return 0.0
+    total = 0.0
+    for each in (pid, *map(int, children)):
+        try:
+            fields = Path(f"/proc/{each}/stat").read_text().rsplit(")", 1)[1].split()
+        # a worker that ended meanwhile
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / tick
+    return total
+
+
 def ratio_line(label: str, value: float, baseline: float, target: str) -> str:
     """Format the one line a benchmark prints per ratio.
 

@@ -33,7 +33,7 @@ from webapp import pipeline
 from webapp.cli import demo
 from webapp.ingest import parse_body
 from webapp.pipeline import store_batch
-from webapp.pipeline.mappings import learn
+from webapp.pipeline.learning import learn
 from webapp.pipeline.rules import RULES
 from webapp.store import Store
 from webapp.store.problems import forget_calls

@@ -26,7 +26,7 @@ from renames import events, traffic  # noqa: E402
 
 from webapp import pipeline  # noqa: E402
 from webapp.ingest import parse_body  # noqa: E402
-from webapp.pipeline import mappings as toolmappings  # noqa: E402
+from webapp.pipeline import learning as learnt_from  # noqa: E402
 from webapp.store import Store  # noqa: E402
 
 
@@ -48,7 +48,7 @@ def timed(envelopes, learning: bool) -> tuple[float, int, int, float]:
         store = Store(Path(folder) / "bench.db")
         pipeline.store_batch(store, parse_body(orjson.dumps(envelopes)), None)
         store.project_all()
-        keep, spent = toolmappings.learn, [0.0]
+        keep, spent = learnt_from.learn, [0.0]
 
         def learn(store, inputs, *what_the_analysis_found):
             if learning:

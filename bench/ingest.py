@@ -191,7 +191,7 @@ def serve_and_load(
         sampler = LagSampler(db_path)
         sampler.start()
         figures[f"tracediff_batches{suffix}"] = load(
-            server.url + "/api/v1/ingest", "b", 100, seconds
+            server.url + "/api/v1/ingest", "b", 100, seconds, server.process.pid
         )
         figures[f"analysis_lag_during_load{suffix}"] = sampler.summary()
         step("batches posted")
@@ -201,6 +201,18 @@ def serve_and_load(
         figures["analysis_trickle"] = trickle(server.url, db_path, 3 if quick else 20)
         step("analysis drained and trickle timed")
         figures["tracediff_single"] = load(server.url + "/api/v1/ingest", "s", 1, seconds / 2)
+
+
+def request_only(folder: Path, figures: dict, seconds: float, step) -> None:
+    """Load `tracediff serve` with its analyser off (NORMAL): the ingest request alone."""
+    db_path = folder / "tracediff-off.db"
+    env = {"TRACEDIFF_SYNCHRONOUS": "NORMAL", "TRACEDIFF_ANALYZER": "off"}
+    with tracediff_server(db_path, env=env) as server:
+        server.wait_ready("/api/v1/health")
+        step("tracediff serve is up (analyser off)")
+        figures["tracediff_batches_off"] = load(
+            server.url + "/api/v1/ingest", "o", 100, seconds, server.process.pid
+        )
 
 
 def run(args) -> dict:
@@ -219,6 +231,7 @@ def run(args) -> dict:
         serve_and_load(folder, figures, "FULL", seconds, quick, step)
         # like for like with the baseline
         serve_and_load(folder, figures, "NORMAL", seconds, quick, step)
+        request_only(folder, figures, seconds / 2, step)
         step("tracediff serve stopped")
         baseline_database(folder / "bare.db").close()
         with bare_server(
@@ -228,7 +241,9 @@ def run(args) -> dict:
             step("bare Flask is up")
             figures["bare_single"] = load(bare.url + "/ingest", "s", 1, seconds / 2)
             figures["bare_batches"] = load(bare.url + "/ingest", "b", 100, seconds / 2)
-            figures["bare_store_batches"] = load(bare.url + "/ingest-store", "c", 100, seconds / 2)
+            figures["bare_store_batches"] = load(
+                bare.url + "/ingest-store", "c", 100, seconds / 2, bare.process.pid
+            )
         step("bare Flask stopped")
         if args.database:
             import ingest_postgres
@@ -299,10 +314,40 @@ def report(figures: dict) -> None:
             "none; for context",
         )
     )
+    print_cpu_ratios(figures)
     if "postgres_executemany" in figures:
         import ingest_postgres
 
         ingest_postgres.report(figures)
+
+
+def print_cpu_ratios(figures: dict) -> None:
+    """Print the CPU an event of servers and clients, and the rate CPU alone allows.
+
+    On a machine others share, the rates move with their load; the CPU an event much less. The
+    bare server's CPU and ours (analyser off: the request alone) with the clients' beside each
+    give the ratio of the rates of a machine whose cores the load alone keeps busy."""
+    bare, clients = figures["bare_store_batches"], figures["tracediff_batches_normal"]
+    if "server_cpu_us_per_event" not in bare or "server_cpu_us_per_event" not in clients:
+        return
+    ours = figures.get("tracediff_batches_off", clients)
+    print(
+        ratio_line(
+            "server CPU an event, ingest (analyser off) / bare parse-and-insert",
+            ours["server_cpu_us_per_event"],
+            bare["server_cpu_us_per_event"],
+            "none; for context",
+        )
+    )
+    print(
+        ratio_line(
+            "rate the CPU allows, ingest (analyser off) / bare parse-and-insert (CPU an event of "
+            "the server and the clients, bare's / ingest's)",
+            bare["server_cpu_us_per_event"] + bare["client_cpu_us_per_event"],
+            ours["server_cpu_us_per_event"] + ours["client_cpu_us_per_event"],
+            ">= 0.5",
+        )
+    )
 
 
 def main() -> None:

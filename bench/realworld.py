@@ -40,6 +40,10 @@ from webapp.contracts import contracts_from_document, validated_contract  # noqa
 LOUD = ("warning", "error")
 FIGURES = "<!-- realworld figures: written by bench/realworld.py --write -->"
 FIGURES_END = "<!-- /figures -->"
+# the unseen part's own block (`--part unseen --write`)
+UNSEEN_FIGURES = (
+    "<!-- realworld unseen figures: written by bench/realworld.py --part unseen --write -->"
+)
 # events a request, as a shipper batches them
 BATCH = 400
 
@@ -370,17 +374,25 @@ def main() -> None:
     )
     print(text)
     if opts.write:
-        command = (
-            f"python bench/realworld.py --per-tool {opts.per_tool} --per-bug {opts.per_bug} --seed "
-            f"{opts.seed}"
-        )
-        doc = ROOT / "docs" / "quality.md"
-        old = doc.read_text()
-        start = old.index(FIGURES)
-        end = old.index(FIGURES_END, start) + len(FIGURES_END)
-        doc.write_text(
-            old[:start] + f"{FIGURES}\n```\n$ {command}\n{text}\n```\n{FIGURES_END}" + old[end:]
-        )
+        write(opts, text)
+
+
+def write(opts, text: str) -> None:
+    """Write the figures into docs/quality.md: all parts, or the unseen part's block."""
+    if opts.part not in (None, "unseen"):
+        raise SystemExit("--write takes all the parts or --part unseen")
+    marker = UNSEEN_FIGURES if opts.part else FIGURES
+    command = (
+        f"python bench/realworld.py --per-tool {opts.per_tool} --per-bug {opts.per_bug} --seed "
+        f"{opts.seed}" + (f" --part {opts.part}" if opts.part else "")
+    )
+    doc = ROOT / "docs" / "quality.md"
+    old = doc.read_text()
+    start = old.index(marker)
+    end = old.index(FIGURES_END, start) + len(FIGURES_END)
+    doc.write_text(
+        old[:start] + f"{marker}\n```\n$ {command}\n{text}\n```\n{FIGURES_END}" + old[end:]
+    )
 
 
 if __name__ == "__main__":

@@ -303,6 +303,9 @@ def test_a_tool_without_its_operation_or_a_file_that_cannot_be_read_exits_2(tmp_
     assert bad.exit_code == 2 and "not JSON" in bad.output
     alone = runner.invoke(main, ["lint", other])
     assert alone.exit_code == 2 and "no request schema or http to lint against" in alone.output
+    # the two files swapped: the line names the one that is no OpenAPI document
+    swapped = runner.invoke(main, ["lint", api, other])
+    assert swapped.exit_code == 2 and f"{other}: not an OpenAPI 3.0/3.1" in swapped.output
 
 
 def test_a_contracts_file_is_linted_alone_with_its_own_request_schema_and_mapping(tmp_path):

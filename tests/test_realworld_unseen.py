@@ -1,8 +1,8 @@
 """The real-layer corpus' unseen part: well formed, no worse than first measured.
 
-Tools of four public projects (Cloudflare, Discord, Elasticsearch, HubSpot) rebuilt after the
-analysis was tuned (issue 32: "the same holds on real layers you have not seen"). Their figures
-were measured before any change made for them (docs/quality.md, "Unseen layers"); the bounds below
+Tools of five public projects (Cloudflare, Discord, Elasticsearch, HubSpot, Telegram) rebuilt
+after the analysis was tuned (issue 32: "the same holds on real layers you have not seen"). Their
+figures were measured before any change made for them (docs/quality.md, "Unseen layers"); the bounds below
 are those figures, so a change that makes them worse fails, one that makes them better passes (then
 tighten the bounds). The loud calls and misses each have a cause written in docs/quality.md.
 """
@@ -20,10 +20,11 @@ from tests import realworld
 SEED, PER_TOOL, PER_BUG = 32, 36, 3
 # first measured on the code of 2026-12-07 (before any change for these layers)
 ALONE_NOISY_AT_MOST = 45
-ALONE_SINGLE_FOUND_AT_LEAST = 21
+ALONE_SINGLE_FOUND_AT_LEAST = 30
 HISTORY_NOISY_AT_MOST = 45
-# 86 in two runs of three, 83 in one: the same calls, the same batches (docs/quality.md)
-HISTORY_FOUND_AT_LEAST = 83
+# 107 in four runs; one bug's 3 calls were seen to flip with the same calls and batches
+# (docs/quality.md, "Unseen layers"), so the bound leaves them room
+HISTORY_FOUND_AT_LEAST = 104
 
 
 @pytest.fixture(scope="module")
@@ -78,7 +79,7 @@ def test_one_call_at_a_time_no_worse_than_first_measured(calls):
     from bench import realworld as bench
 
     figures = bench.score(bench.one_at_a_time(calls, realworld.UNSEEN_TOOLS), single_only=True)
-    assert figures["correct"] == 8 * PER_TOOL
+    assert figures["correct"] == len(realworld.UNSEEN_TOOLS) * PER_TOOL
     assert figures["noisy"] <= ALONE_NOISY_AT_MOST, figures["noise"].most_common(8)
     assert figures["flagged"] >= ALONE_SINGLE_FOUND_AT_LEAST, [
         (c["tool"], c["bug"]) for c, _ in figures["missed"]

@@ -55,7 +55,9 @@ def lint(tools_file, openapi_file, operations, mapping_file, tools, output, juni
             tools,
         )
     except ContractError as error:
-        raise InputError(str(error)) from None
+        # an OpenAPI document that is none names its file: the two may have been swapped
+        about = f"{openapi_file}: " if error.code == "bad_openapi" and openapi_file else ""
+        raise InputError(f"{about}{error}") from None
     files = {"arguments": tools_file, "request": openapi_file or tools_file}
     outcomes = [_outcome(target, files) for target in targets]
     sys.exit(_report(outcomes, output, junit))

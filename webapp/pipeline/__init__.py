@@ -22,7 +22,7 @@ from ..store.codec import utc_now
 from .contracts import analysis_contract
 from .definitions import learn_definitions
 from .history import judged_by_history, tool_history
-from .mappings import learn
+from .learning import learn
 from .observed import Observer, with_drift
 from .rules import RULES
 from .telling import tell, tell_each_rule
@@ -380,7 +380,7 @@ def _analyze_within(store: Store, calls, budget: float | None) -> int:
     if not budget or budget <= 0:
         return analyze_calls(store, calls)
     inputs = store.calls_inputs([(c["trace_id"], c["call_id"]) for c in calls])
-    batch = _Batch(store, inputs)
+    batch, reached = _Batch(store, inputs), {}
     began = time.monotonic()
     with wall_clock():
         for key, call in _in_time_order(inputs):
@@ -390,6 +390,9 @@ def _analyze_within(store: Store, calls, budget: float | None) -> int:
             result = analyze_one(call, batch.contract(call["tool"]), left)
             if not result.get("incomplete"):
                 batch.add(key, call, result)
+                reached[key] = call
+    # a call a read analysed first teaches as one the analyser did: saved, it is never pending again
+    learn(store, reached, batch.dropped, batch.changed, batch.requests)
     return batch.save()
 
 

@@ -5,101 +5,13 @@ Declared pairs live in the contract's `mapping`; inferred ones are learnt from t
 `"inferred": true`, never written into the stored contract.
 """
 
-from ..analysis import external, is_located_path, request_document, template_of
+from ..analysis import external, is_located_path, request_document
 from ..common.pointers import is_pointer
 from ..contracts import ContractError, validated_contract
-from ..inference import infer, leaves, observe
+from ..inference import infer, leaves
 from ..inference.consumed import learnt_consumed
-from ..inference.contract import declared_pairs, learnt_relations
+from ..inference.contract import declared_pairs
 from ..inference.decide import candidates, strongest
-from ..inference.epochs import folded, presence_of, release_state
-from ..inference.error_fields import error_presence
-from ..inference.evidence import merge
-from ..inference.leaves import item_leaves
-from ..inference.novel import earlier_fields
-from ..store.mappings import MAX_PAIRS_PER_TOOL
-
-
-def learn(
-    store,
-    inputs: dict,
-    dropped: dict | None = None,
-    paired: dict | None = None,
-    requests: dict | None = None,
-) -> None:
-    """Count the evidence of calls not learnt from yet ({(trace_id, call_id): inputs}).
-
-    Update inference.
-
-    `dropped` ({key: argument pointers}) says what each call's analysis found in no request,
-    `paired` ({key: pairs}) which argument it paired with a request field holding another value;
-    `requests` ({key: (URL template, request document)}) the documents read already."""
-    dropped, paired, requests = dropped or {}, paired or {}, requests or {}
-    fresh = store.unobserved(inputs) if inputs else set()
-    by_tool: dict = {}
-    templates: dict = {}
-    for key, call in inputs.items():
-        snaps, tool = call["snapshots"], call["tool"]
-        if key in fresh and tool and snaps.get("arguments") and snaps.get("request"):
-            if tool not in templates:
-                templates[tool] = template_of(store.get_tool(tool))
-            document = _request_document(snaps, templates[tool], requests.get(key))
-            by_tool.setdefault(tool, []).append(
-                (
-                    _when(snaps),
-                    key,
-                    leaves(snaps["arguments"]["payload"]),
-                    _external(leaves(document)),
-                    snaps.get("response"),
-                    # the leaves of lists' items are counted, not paired
-                    (
-                        item_leaves(snaps["arguments"]["payload"]),
-                        set(_external(dict.fromkeys(item_leaves(document)))),
-                    ),
-                )
-            )
-    for tool, items in by_tool.items():
-        items.sort(key=lambda item: item[0])
-        releases = release_state(store.release_state(tool), [when for when, *_ in items])
-        known, presence = store.evidence(tool), store.path_counts(tool)
-        relations = learnt_relations(known, store.inferred_pairs(tool), store.release_state(tool))
-        earlier = earlier_fields(presence, store.release_state(tool), known)
-        if releases.get("newest") != store.release_state(tool).get("newest"):
-            presence = {k: folded(c) for k, c in presence.items()}
-        # started: the pairs the batch's calls counted so far, in the order they came
-        per_call, paths, started = {}, {}, {}
-        for (_, release), key, arguments, request, response, (listed, sent) in items:
-            newest = bool(release) and release == releases.get("newest")
-            # a pair a call of this batch started is known now
-            seen = {**started, **known}
-            per_call[key] = observe(
-                arguments,
-                request,
-                seen,
-                MAX_PAIRS_PER_TOOL - len(seen),
-                presence,
-                newest,
-                paired.get(key, ()),
-            )
-            for pair in per_call[key]:
-                started.setdefault(pair, {})
-            paths[key] = presence_of(
-                [*arguments, *listed], [*request, *sent], newest, dropped.get(key, ())
-            )
-            paths[key].update(error_presence(response, newest))
-            merge(presence, paths[key])
-        if store.add_evidence(tool, per_call, paths=paths, releases=releases, fold=folded):
-            changed = update_inference(store, tool)
-            state = store.release_state(tool)
-            if not changed and (
-                earlier_fields(store.path_counts(tool), state, store.evidence(tool)) != earlier
-                or learnt_relations(store.evidence(tool), store.inferred_pairs(tool), state)
-                != relations
-            ):
-                # what the earlier releases carried changed (a newer release came, or an older one's
-                # calls came late), or the value relation a pair shows did: the newest calls are
-                # judged against it again, so no verdict depends on arrival order
-                store.reanalyse_recent(tool)
 
 
 def request_leaves(snaps: dict, template=None) -> dict:
@@ -107,36 +19,26 @@ def request_leaves(snaps: dict, template=None) -> dict:
 
     Body pointers, and `query:/page_size`-like names for what travels in the URL, the headers or a
     form body."""
-    return _external(leaves(request_document(snaps, template)))
+    return external_leaves(leaves(request_document(snaps, template)))
 
 
-def _request_document(snaps: dict, template, read: tuple | None):
+def read_request(snaps: dict, template, read: tuple | None):
     """Return request_document, or the document read already under the same template."""
     if read is not None and read[0] == template:
         return read[1]
     return request_document(snaps, template)
 
 
-def _external(found: dict) -> dict:
+def external_leaves(found: dict) -> dict:
     """Name a request document's paths as findings do (`query:/page_size`)."""
     return {external(path): value for path, value in found.items()}
 
 
-def _when(snaps: dict) -> tuple:
-    """Return (ts, release) of a call.
-
-    The time that orders it and the release it came from."""
-    mine = [s for s in (snaps.get("request"), snaps.get("arguments")) if s]
-    return (
-        min(s.get("ts") or "" for s in mine),
-        next((s.get("release") for s in mine if s.get("release")), None),
-    )
-
-
-def update_inference(store, tool: str) -> bool:
+def update_inference(store, tool: str, conn=None) -> bool:
     """Recompute a tool's inferred pairs and consumed arguments from its evidence.
 
-    Say whether they changed."""
+    Say whether they changed (then its newest calls are queued again). With `conn`, in the
+    caller's transaction: a tool's `learning` (webapp/pipeline/learning.py)."""
     evidence, releases = store.evidence(tool), store.release_state(tool)
     pairs = infer(
         evidence,
@@ -146,7 +48,10 @@ def update_inference(store, tool: str) -> bool:
         releases,
     )
     consumed = learnt_consumed(evidence, store.path_counts(tool), releases)
-    return store.set_inferred(tool, [(p.arguments, p.request) for p in pairs], consumed=consumed)
+    pairs = [(p.arguments, p.request) for p in pairs]
+    if conn is not None:
+        return store.set_inferred_in(conn, tool, pairs, consumed=consumed)
+    return store.set_inferred(tool, pairs, consumed=consumed)
 
 
 def mapping_rows(store, tool: str) -> dict:

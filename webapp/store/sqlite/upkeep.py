@@ -20,7 +20,8 @@ from ..retention import FIRST_STEP, Reclaimed
 from . import space
 from .search_upkeep import FTS_AUTOMERGE, MIN_STEP_PAGES, SearchIndexUpkeep, _disk_full
 
-# 8 MiB of 4 KiB pages per step at most; fewer while the disk is full
+# 8 MiB of 4 KiB pages per step at most, its WAL (0.85 frame a page) in half the disk's room: a full
+# step at the headroom took a disk to 336 KiB free, next to nothing for a running server's writes
 VACUUM_STEP_PAGES = 2048
 # every file SQLite may leave, the database first
 BESIDE_A_DATABASE = ("", "-journal", "-wal", "-shm")
@@ -240,8 +241,9 @@ class Upkeep(SearchIndexUpkeep):
         conn = self.db.conn
         if conn.execute("PRAGMA auto_vacuum").fetchone()[0] != 2:
             return False
-        step = VACUUM_STEP_PAGES
+        most = VACUUM_STEP_PAGES
         while conn.execute("PRAGMA freelist_count").fetchone()[0] > 0:
+            step = self._vacuum_step(most)
             try:
                 with self.unavailable_as_error(), self._writer_turn():
                     # executescript runs the pragma to its end (execute() frees one page per step).
@@ -252,9 +254,19 @@ class Upkeep(SearchIndexUpkeep):
                 if not _disk_full(error, self) or step <= MIN_STEP_PAGES:
                     raise
                 # moving fewer pages at a time needs less room in the WAL
-                step //= 4
+                most = step // 4
             self.checkpoint(required=False)
         return True
+
+    def _vacuum_step(self, most: int) -> int:
+        """Return how many pages one vacuum step may move.
+
+        At most `most`, and its WAL within half the disk's room."""
+        free = self.free_bytes()
+        if free is None:
+            return most
+        frame = self.db.conn.execute("PRAGMA page_size").fetchone()[0] + 24
+        return max(MIN_STEP_PAGES, min(most, free // 2 // frame))
 
     def checkpoint(self, mode: str = "TRUNCATE", required: bool = True) -> None:
         """Copy the WAL into the file.

@@ -1,0 +1,178 @@
+"""What a tool's calls teach: evidence, path counts, releases, the mapping.
+
+A tool's learning runs as its one learner, in one transaction (store.learning): it counts each
+call against the tool's state as read in it, writes, infers, and compares what the tool's verdicts
+read before and after. When that changed, its newest calls are queued again in the same
+transaction. So the same calls leave the same state and the same findings, whatever the batches,
+their order and the workers that learnt them.
+"""
+
+from typing import NamedTuple
+
+from ..analysis import template_of
+from ..inference import leaves, observe
+from ..inference.epochs import folded, presence_of, release_state
+from ..inference.error_fields import error_presence
+from ..inference.evidence import merge
+from ..inference.leaves import item_leaves
+from ..store.mappings import AWAITING, LEARNT, MAX_PAIRS_PER_TOOL, UNLEARNT
+from .contracts import analysis_contract
+from .history import tool_history
+from .mappings import external_leaves, read_request, update_inference
+
+
+def learn(
+    store,
+    inputs: dict,
+    dropped: dict | None = None,
+    paired: dict | None = None,
+    requests: dict | None = None,
+) -> None:
+    """Count the evidence of calls not learnt from yet ({(trace_id, call_id): inputs}).
+
+    Update inference.
+
+    `dropped` ({key: argument pointers}) says what each call's analysis found in no request,
+    `paired` ({key: pairs}) which argument it paired with a request field holding another value;
+    `requests` ({key: (URL template, request document)}) the documents read already."""
+    complete = {
+        key: call
+        for key, call in inputs.items()
+        if call["tool"] and call["snapshots"].get("arguments") and call["snapshots"].get("request")
+    }
+    # read before the lock: most calls analysed again were learnt whole long ago
+    unlearnt = store.unlearnt(list(complete)) if complete else {}
+    by_tool: dict = {}
+    for key, call in complete.items():
+        if _to_learn(unlearnt.get(key, LEARNT), call):
+            by_tool.setdefault(call["tool"], {})[key] = call
+    for tool, calls in by_tool.items():
+        _learn_tool(store, tool, calls, (dropped or {}, paired or {}, requests or {}))
+
+
+def judged_by(store, tool: str) -> tuple:
+    """Return what a tool's verdicts read of its learnt state.
+
+    The contract its calls are analysed under (inferred pairs, their relations, separators,
+    consumed arguments) and its history (webapp/pipeline/history.py)."""
+    return analysis_contract(store, tool), tool_history(store, tool)
+
+
+class _State(NamedTuple):
+    """What a tool's learning counts its calls against."""
+
+    # {key: calls.observed} of the calls it has something to learn from
+    unlearnt: dict
+    releases: dict
+    evidence: dict
+    paths: dict
+    template: object
+
+
+def _state(store, tool: str, calls: dict, conn=None) -> _State:
+    """Read a tool's learnt state, and which of these calls it has yet to learn."""
+    found = store.unlearnt_in(conn, list(calls)) if conn else store.unlearnt(list(calls))
+    return _State(
+        {key: observed for key, observed in found.items() if _to_learn(observed, calls[key])},
+        store.release_state(tool),
+        store.evidence(tool),
+        store.path_counts(tool),
+        template_of(store.get_tool(tool)),
+    )
+
+
+def _learn_tool(store, tool: str, calls: dict, read: tuple) -> None:
+    """Learn a tool's calls as its one learner.
+
+    Counted outside the tool's `learning` transaction (the long part), against the state it
+    reads; in it, the state is read again, and counted against again only when another learner
+    changed it meanwhile. `read` is what their analysis read: learn's `dropped`, `paired`,
+    `requests`."""
+    outside = _state(store, tool, calls)
+    counted = _counted(outside, calls, read) if outside.unlearnt else None
+    with store.learning(tool) as conn:
+        state = _state(store, tool, calls, conn)
+        if not state.unlearnt:
+            return
+        if state != outside:
+            counted = _counted(state, calls, read)
+        before = judged_by(store, tool)
+        per_call, paths, learnt, releases = counted
+        store.add_evidence_in(
+            conn, tool, per_call, paths=paths, releases=releases, fold=folded, learnt=learnt
+        )
+        if not update_inference(store, tool, conn) and judged_by(store, tool) != before:
+            # what the tool's verdicts read changed (a newer release came, an older one's calls
+            # came late, a relation or a place settled): its newest calls are judged again
+            store.reanalyse_recent_in(conn, tool)
+
+
+def _counted(state: _State, calls: dict, read: tuple) -> tuple:
+    """Count a tool's calls against its state.
+
+    A call's arguments and request once; its answer when it has come (an error's fields).
+    Return (pair counts, path counts, `observed` each call gets, release state after them)."""
+    dropped, paired, requests = read
+    # oldest first, as the calls were made (the key orders calls of one time, whatever the batch)
+    items = sorted(((_when(calls[key]["snapshots"]), key) for key in state.unlearnt), key=_made)
+    releases = release_state(state.releases, [when for when, _ in items])
+    # copies: the state read stays as read, to compare with the one read under the lock
+    known = {pair: dict(counts) for pair, counts in state.evidence.items()}
+    presence = {path: dict(counts) for path, counts in state.paths.items()}
+    if releases.get("newest") != state.releases.get("newest"):
+        presence = {k: folded(c) for k, c in presence.items()}
+    per_call, paths, learnt = {}, {}, {}
+    for (_, release), key in items:
+        snaps = calls[key]["snapshots"]
+        newest = bool(release) and release == releases.get("newest")
+        learnt[key] = LEARNT if snaps.get("response") else AWAITING
+        paths[key] = error_presence(snaps.get("response"), newest)
+        per_call[key] = {}
+        if state.unlearnt[key] == UNLEARNT:
+            document = read_request(snaps, state.template, requests.get(key))
+            arguments = leaves(snaps["arguments"]["payload"])
+            request = external_leaves(leaves(document))
+            per_call[key] = _observed(arguments, request, known, presence, newest, paired.get(key))
+            # the leaves of lists' items are counted, not paired
+            listed = item_leaves(snaps["arguments"]["payload"])
+            sent = set(external_leaves(dict.fromkeys(item_leaves(document))))
+            paths[key].update(
+                presence_of([*arguments, *listed], [*request, *sent], newest, dropped.get(key, ()))
+            )
+        merge(presence, paths[key])
+    return per_call, paths, learnt, releases
+
+
+def _observed(arguments: dict, request: dict, known: dict, presence: dict, newest, paired) -> dict:
+    """Return one call's pair counts, and add them to `known`.
+
+    So the next call of the batch is counted as if it came alone, after this one."""
+    counts = observe(
+        arguments, request, known, MAX_PAIRS_PER_TOOL - len(known), presence, newest, paired or ()
+    )
+    merge(known, counts)
+    return counts
+
+
+def _to_learn(observed: int, call: dict) -> bool:
+    """Tell whether a call has something to teach.
+
+    All of it, or the answer it waited for."""
+    answered = bool(call["snapshots"].get("response"))
+    return observed == UNLEARNT or (observed == AWAITING and answered)
+
+
+def _made(item: tuple) -> tuple:
+    (ts, _), key = item
+    return ts, key
+
+
+def _when(snaps: dict) -> tuple:
+    """Return (ts, release) of a call.
+
+    The time that orders it and the release it came from."""
+    mine = [s for s in (snaps.get("request"), snaps.get("arguments")) if s]
+    return (
+        min(s.get("ts") or "" for s in mine),
+        next((s.get("release") for s in mine if s.get("release")), None),
+    )
