@@ -71,26 +71,26 @@ def _by_array(found: list[dict], arrays: list[tuple]) -> dict:
     sides = ({lp for lp, _ in arrays}, {rp for _, rp in arrays})
     pairs = set(arrays)
     near: dict = {}
-    memos = ({}, {})
+    # by the parent of each end first: the items of a list share theirs (one look up per list)
+    below: tuple[dict, dict] = ({}, {})
     for index, f in enumerate(found):
-        ends = (f["left"], f["right"])
-        for side, at in enumerate(ends):
+        left, right = f["left"], f["right"]
+        for side, at in ((0, left), (1, right)):
             if at is not None:
-                for up in _above(at["path"], sides[side], memos[side]):
-                    near.setdefault((side, up), []).append(index)
-        if ends[0] and ends[1] and (ends[0]["path"], ends[1]["path"]) in pairs:
-            near.setdefault((ends[0]["path"], ends[1]["path"]), []).append(index)
+                below[side].setdefault(parent(at["path"]), []).append(index)
+        if left and right and (left["path"], right["path"]) in pairs:
+            near.setdefault((left["path"], right["path"]), []).append(index)
+    for side in (0, 1):
+        for up, indexes in below[side].items():
+            for array in _above(up, sides[side]):
+                near.setdefault((side, array), []).extend(indexes)
     return near
 
 
-def _above(path: str, wanted: set, memo: dict) -> list:
-    """Return the wanted paths a path lies below (shared by siblings through memo)."""
-    up = parent(path)
-    found = memo.get(up)
-    if found is None:
-        cuts = {path[:i] for i in range(len(path)) if path[i] == "/"} | {up}
-        found = memo[up] = [cut for cut in cuts if cut in wanted]
-    return found
+def _above(up: str, wanted: set) -> list:
+    """Return the wanted paths among a parent and its ancestors (by the parent's slashes)."""
+    cuts = {up[:i] for i in range(len(up)) if up[i] == "/"} | {up}
+    return [cut for cut in cuts if cut in wanted]
 
 
 def _scattered(inside: list[dict]) -> bool:
