@@ -45,12 +45,16 @@ from gunicorn.http import wsgi
 from gunicorn.workers.gthread import _DEFER, TConn, ThreadWorker
 
 from ..common import jsontext
-from .listeners import held_by, ignore_new_connections
+from .listeners import has_newer_sibling, held_by, ignore_new_connections
 
 # how long a stopping worker keeps accepting handshakes the kernel began before the SYN filter
 HANDSHAKE_LINGER = 0.25
 # a request line and headers arrive within this, or the connection is closed
 HEADER_SECONDS = 10
+# how long a worker told to stop waits, not accepting, while the master still holds the listener: a
+# SIGTERM to the whole group (systemd's default, killpg) reaches the worker before a busy master
+# closes its copy
+MASTER_LETS_GO_SECONDS = 5
 
 
 def write_json_error(sock, status: int, reason: str, message: str) -> None:
@@ -95,6 +99,8 @@ class DrainingWorker(ThreadWorker):
         # connections handed to the thread pool and not finished (main thread only)
         self.busy = 0
         self.listeners_closed = False
+        # set by the first stop request: until then the worker waits for the master to let go
+        self.master_wait_until = None
         # connection -> when its headers must be in (threads add, the main loop enforces)
         self.reading = {}
         super().__init__(*args, **kwargs)
@@ -105,6 +111,9 @@ class DrainingWorker(ThreadWorker):
 
         Only while a thread is free (past the cap on open connections, accepting one closes the
         idlest)."""
+        # told to stop: the kernel queues new connections for the drain (or a reload's new workers)
+        if self.master_wait_until is not None:
+            return 0
         free = self.cfg.threads - self.busy
         return self.nr_conns + free if free > 0 else 0
 
@@ -173,6 +182,9 @@ class DrainingWorker(ThreadWorker):
 
     def murder_pending(self):
         super().murder_pending()
+        # the run loop passes here at least once a second: look again whether the master let go
+        if self.alive and self.master_wait_until is not None:
+            self.drain_then_stop()
         now = time.monotonic()
         for conn, deadline in list(self.reading.items()):
             if deadline < now and self.reading.pop(conn, None) is not None:
@@ -211,11 +223,19 @@ class DrainingWorker(ThreadWorker):
         if not self.alive:
             return
         stopping = [listener for listener in self.sockets if not held_by(self.ppid, listener)]
+        if self.master_wait_until is None:
+            # a reload's master started new workers before stopping this one, and keeps the socket
+            reload = has_newer_sibling(self.ppid)
+            self.master_wait_until = time.monotonic() + (0 if reload else MASTER_LETS_GO_SECONDS)
+        # closing now would leave what the kernel queues meanwhile to be reset at the master's close
+        if len(stopping) < len(self.sockets) and time.monotonic() < self.master_wait_until:
+            return
         # the master let go: the server stops (a reload keeps the socket)
         for listener in stopping:
             ignore_new_connections(listener)
         linger_until = time.monotonic() + (HANDSHAKE_LINGER if stopping else 0)
-        while True:
+        # a reload: the master and the new workers hold the socket and answer what is queued
+        while stopping:
             accepted = sum(self._accept_queued(listener) for listener in self.sockets)
             if not accepted and time.monotonic() >= linger_until:
                 break

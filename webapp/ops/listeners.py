@@ -64,3 +64,24 @@ def ignore_new_connections(listener) -> bool:
     except OSError:
         return False
     return True
+
+
+def _started(pid: int) -> int:
+    """When process `pid` started, in clock ticks since boot (0: gone)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            # the fields after the command name, which may hold spaces; starttime is field 22
+            return int(stat.read().rsplit(")", 1)[1].split()[19])
+    except (OSError, IndexError, ValueError):
+        return 0
+
+
+def has_newer_sibling(parent: int) -> bool:
+    """Say whether `parent` started a child after this process (a reload's new workers)."""
+    try:
+        with open(f"/proc/{parent}/task/{parent}/children") as children:
+            pids = [int(pid) for pid in children.read().split()]
+    except (OSError, ValueError):
+        return False
+    mine = _started(os.getpid())
+    return any(pid != os.getpid() and _started(pid) > mine for pid in pids)
