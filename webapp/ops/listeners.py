@@ -77,7 +77,7 @@ def _started(pid: int) -> int:
 
 
 def has_newer_sibling(parent: int) -> bool:
-    """Say whether `parent` started a child after this process (a reload's new workers)."""
+    """Say whether `parent` started a child after this one (a reload's new workers)."""
     try:
         with open(f"/proc/{parent}/task/{parent}/children") as children:
             pids = [int(pid) for pid in children.read().split()]
