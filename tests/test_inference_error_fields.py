@@ -82,3 +82,12 @@ def test_successes_and_bodies_that_are_no_object_teach_nothing():
 def test_the_newest_releases_error_answers_teach_nothing_until_a_newer_release_comes():
     carried = learnt(answer(GITHUB()), answer(GITHUB()), newest=True)
     assert carried == frozenset()
+
+
+def test_an_error_answer_that_lost_its_description_is_a_warning():
+    # an error text under `description`, a common name for it (PayPal's details, Bot APIs)
+    error = {"ok": False, "error_code": 400, "description": "Bad Request: chat not found"}
+    carried = learnt(answer(error, 400), answer(error, 400))
+    assert "/description" in carried
+    lost = lost_fields(answer({"ok": False, "error_code": 400, "status": "x"}, 400), carried)
+    assert [f["right"]["path"] for f in lost] == ["/description"]
