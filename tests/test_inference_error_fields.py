@@ -91,3 +91,18 @@ def test_an_error_answer_that_lost_its_description_is_a_warning():
     assert "/description" in carried
     lost = lost_fields(answer({"ok": False, "error_code": 400, "status": "x"}, 400), carried)
     assert [f["right"]["path"] for f in lost] == ["/description"]
+
+
+def test_an_error_answer_left_with_a_code_and_no_text_lost_its_text():
+    # Twilio's errors carry {code, message, more_info, status}; the tool's history held two 429s,
+    # one without a code: a 404 that kept its code and status and no text is no envelope of its
+    # own, it lost the message every earlier error carried
+    throttled = {"code": 20429, "message": "Too Many Requests", "status": 429}
+    carried = learnt(
+        answer({"message": "Too Many Requests", "status": 429}, 429), answer(throttled, 429)
+    )
+    assert carried == {"/message"}
+    lost = lost_fields(answer({"code": 20404, "more_info": "https://x", "status": 404}), carried)
+    assert [f["right"]["path"] for f in lost] == ["/message"]
+    # a text of its own under another name is another envelope
+    assert lost_fields(answer({"detail": "Not found", "code": 20404}), carried) == []
