@@ -83,7 +83,9 @@ def lost_fields(response: dict | None, carried: frozenset) -> list[dict]:
 
 
 def _is_text(path: str, value) -> bool:
-    """Tell a telling field that holds an error's text: a message, or an `error` said in words."""
+    """Tell a telling field that holds an error's text.
+
+    A message, or an `error` said in words."""
     key = norm_key(path.rsplit("/", 1)[-1])
     return key in ERROR_TEXT_NAMES or (key in ("error", "errors") and isinstance(value, str))
 
