@@ -88,7 +88,7 @@ def _by_array(found: list[dict], arrays: list[tuple]) -> dict:
 
 
 def _above(up: str, wanted: set) -> list:
-    """Return the wanted paths among a parent and its ancestors (by the parent's slashes)."""
+    """Return the wanted paths among a parent and its ancestors (cut at its slashes)."""
     found, cut = [], len(up)
     while cut >= 0:
         up = up[:cut]
