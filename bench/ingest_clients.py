@@ -37,8 +37,10 @@ def _bodies(prefix: str, per_post: int):
             yield body
 
 
-def _client(url: str, prefix: str, per_post: int, start: float, seconds: float, queue) -> None:
-    """Post bodies from start for `seconds`.
+def _client(
+    url: str, prefix: str, per_post: int, start: float, seconds: float, queue, pause: float = 0.0
+) -> None:
+    """Post bodies from start for `seconds`, a post every `pause` seconds at most.
 
     Report (acknowledged events, posts, failures, last ack time)."""
     acked = posts = failures = 0
@@ -48,6 +50,8 @@ def _client(url: str, prefix: str, per_post: int, start: float, seconds: float, 
         time.sleep(max(0.0, start - time.time()))
         # one post at least, even when this process started late on a loaded machine
         while True:
+            # paced: the next post at its turn, not after the last one's answer
+            time.sleep(max(0.0, start + (posts + failures) * pause - time.time()))
             response = client.post(url, content=next(bodies), headers=NDJSON)
             if response.status_code == 200:
                 acked += response.json()["accepted"]
@@ -61,13 +65,20 @@ def _client(url: str, prefix: str, per_post: int, start: float, seconds: float, 
 
 
 def load(
-    url: str | list[str], prefix: str, per_post: int, seconds: float, server_pid: int | None = None
+    url: str | list[str],
+    prefix: str,
+    per_post: int,
+    seconds: float,
+    server_pid: int | None = None,
+    rate: float | None = None,
 ) -> dict:
     """Run CLIENTS processes against url; return acknowledged events per second.
 
     A list of URLs: client i posts to url i modulo its length. With `server_pid`, also the CPU
     the server (its process and workers) and the clients spent an event: on a machine others
-    share, the rate moves with their load, the CPU an event much less."""
+    share, the rate moves with their load, the CPU an event much less. With `rate`, the clients
+    together post about that many events a second at most (bodies of ~`per_post` events)."""
+    pause = CLIENTS * per_post / rate if rate else 0.0
     urls = url if isinstance(url, list) else [url]
     served = tree_cpu_seconds(server_pid) if server_pid else 0.0
     clients = _children_cpu_seconds()
@@ -77,7 +88,7 @@ def load(
     procs = [
         multiprocessing.Process(
             target=_client,
-            args=(urls[i % len(urls)], f"{prefix}{i}", per_post, start, seconds, queue),
+            args=(urls[i % len(urls)], f"{prefix}{i}", per_post, start, seconds, queue, pause),
         )
         for i in range(CLIENTS)
     ]
