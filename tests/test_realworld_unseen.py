@@ -1,4 +1,4 @@
-"""The real-layer corpus' once unseen part: well formed, no worse than last measured.
+"""The real-layer corpus' unseen part: well formed, no worse than last measured.
 
 Tools of five public projects (Cloudflare, Discord, Elasticsearch, HubSpot, Telegram) rebuilt
 after the analysis was tuned (issue 32: "the same holds on real layers you have not seen"). Their
