@@ -88,7 +88,9 @@ def _by_array(found: list[dict], arrays: list[tuple]) -> dict:
 
 
 def _above(up: str, wanted: set) -> list:
-    """Return the wanted paths among a parent and its ancestors (by the parent's slashes)."""
+    """Return the wanted paths among a parent and its ancestors.
+
+    Found by the parent's slashes."""
     cuts = {up[:i] for i in range(len(up)) if up[i] == "/"} | {up}
     return [cut for cut in cuts if cut in wanted]
 
