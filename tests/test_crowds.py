@@ -82,9 +82,12 @@ def test_paging_with_cursors_returns_every_item_exactly_once(crowd_client, crowd
 
 
 def test_a_cursor_that_is_not_ours_is_a_400_for_the_api_and_the_first_page_for_a_page(crowd_client):
+    # "!!!" and a NUL are no base64 at all: once decoded as nothing, they read as the first page
     for url in ("/tools.json", "/api/v1/releases", "/api/v1/tools", "/api/v1/alerts"):
-        answer = crowd_client.get(url, query_string={"cursor": "not-a-cursor"})
-        assert answer.status_code == 400 and answer.get_json()["error"]["code"] == "bad_cursor", url
+        for cursor in ("not-a-cursor", "!!!", "\x00"):
+            answer = crowd_client.get(url, query_string={"cursor": cursor})
+            assert answer.status_code == 400, (url, cursor)
+            assert answer.get_json()["error"]["code"] == "bad_cursor", (url, cursor)
     assert crowd_client.get("/tools?cursor=not-a-cursor").status_code == 200
     assert crowd_client.get("/releases?cursor=not-a-cursor").status_code == 200
 

@@ -40,7 +40,9 @@ def key_page_args(
     if not text:
         return limit, None
     try:
-        key = tuple(base64.urlsafe_b64decode(text.encode()).decode().split("\n"))
+        # validate: characters outside the alphabet are refused, not skipped into an empty key
+        raw = base64.b64decode(text.encode(), altchars=b"-_", validate=True)
+        key = tuple(raw.decode().split("\n"))
     except (ValueError, UnicodeDecodeError, binascii.Error):
         key = ()
     if len(key) != parts:

@@ -20,6 +20,7 @@ from ..spans import join_orphan_spans
 from . import faults, pool
 from . import listing as sqlite_listing
 from . import sql as sqlite_sql
+from .backup import Backup
 from .migrate import check, upgrade
 from .space import explained
 from .sql import INDEX_EVENTS, INSERT_EVENT, NEW_EVENTS, SET_PROGRESS
@@ -45,7 +46,7 @@ def within_bytes(rows: list, most: int) -> list:
     return rows
 
 
-class SqliteStore(Upkeep, Store):
+class SqliteStore(Upkeep, Backup, Store):
     """A tracediff database in one SQLite file.
 
     One writer at a time (taking turns on a lock file beside it, turns.py), the search index in

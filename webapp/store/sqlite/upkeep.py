@@ -1,4 +1,4 @@
-"""Pruning on SQLite, giving space back to the disk, and online backups.
+"""Pruning on SQLite, and giving space back to the disk.
 
 The SQLite store's upkeep.
 
@@ -11,9 +11,7 @@ step by step.
 """
 
 import os
-import sqlite3
 import time
-from pathlib import Path
 
 from ..errors import StoreUnavailable
 from ..retention import FIRST_STEP, Reclaimed
@@ -21,10 +19,8 @@ from . import space
 from .search_upkeep import FTS_AUTOMERGE, MIN_STEP_PAGES, SearchIndexUpkeep, _disk_full
 
 # 8 MiB of 4 KiB pages per step at most, its WAL (0.85 frame a page) in half the disk's room: a full
-# step at the headroom took a disk to 336 KiB free, next to nothing for a running server's writes
+# step at the headroom took a disk to 216 KiB free, next to nothing for a running server's writes
 VACUUM_STEP_PAGES = 2048
-# every file SQLite may leave, the database first
-BESIDE_A_DATABASE = ("", "-journal", "-wal", "-shm")
 # merge the whole index when a prune deleted at least this share of the traces
 WHOLE_MERGE_SHARE = 0.25
 # less free than this (or than a quarter of the file): rebuild the index
@@ -55,7 +51,7 @@ def file_bytes(path) -> int:
 
 
 class Upkeep(SearchIndexUpkeep):
-    """Mixin of SqliteStore: prune, reclaim, backup.
+    """Mixin of SqliteStore: prune, reclaim.
 
     Needs write(), unavailable_as_error(), db, path."""
 
@@ -278,34 +274,3 @@ class Upkeep(SearchIndexUpkeep):
         except StoreUnavailable:
             if required:
                 raise
-
-    def backup(self, target) -> int:
-        """Copy the database to a new file, consistent while writers go on.
-
-        Return its size in bytes.
-
-        SQLite's backup API copies every page in one step inside one read transaction: the copy
-        is the database as of one commit, and writers are not blocked (WAL). It is written beside
-        the target and renamed into place, so a failed backup never leaves a partial file.
-        """
-        target = Path(target)
-        if target.exists():
-            raise FileExistsError(f"{target} exists; choose a new file name")
-        partial = target.with_name(target.name + ".partial")
-        partial.unlink(missing_ok=True)
-        copy = sqlite3.connect(partial)
-        try:
-            with self.unavailable_as_error():
-                self.db.conn.backup(copy)
-            if copy.execute("PRAGMA quick_check").fetchone()[0] != "ok":
-                raise sqlite3.DatabaseError(f"the copy in {partial} failed its check")
-            copy.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        except BaseException:
-            copy.close()
-            # a rollback journal too: the copy starts out in that mode
-            for suffix in BESIDE_A_DATABASE:
-                Path(f"{partial}{suffix}").unlink(missing_ok=True)
-            raise
-        copy.close()
-        os.replace(partial, target)
-        return target.stat().st_size
