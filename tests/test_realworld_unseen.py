@@ -25,9 +25,10 @@ SEED, PER_TOOL, PER_BUG = 32, 36, 3
 ALONE_NOISY_AT_MOST = 0
 ALONE_SINGLE_FOUND_AT_LEAST = 30
 HISTORY_NOISY_AT_MOST = 0
-# 117 measured; one bug's 3 calls were seen to flip with the same calls and batches
-# (docs/quality.md, "Unseen layers"), so the bound leaves them room
-HISTORY_FOUND_AT_LEAST = 114
+# 123 measured (117 before the constants rule, webapp/inference/constants.py); one bug's 3 calls
+# were seen to flip with the same calls and batches (docs/quality.md, "Unseen layers"), so the
+# bound leaves them room
+HISTORY_FOUND_AT_LEAST = 120
 
 
 @pytest.fixture(scope="module")
