@@ -1,4 +1,6 @@
-"""Request fields a tool always sent that no argument explains, gone in its newest release, pure.
+"""A tool's constants, gone in its newest release, pure.
+
+Request fields it always sent that no argument explains.
 
 GitHub's REST layers send `X-GitHub-Api-Version: 2022-11-28` and `Accept:
 application/vnd.github+json` on every call (octokit's defaults): fields of the layer, not of any

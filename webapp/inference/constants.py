@@ -19,7 +19,9 @@ CALLS = ("calls", "")
 
 
 def learnt_constants(presence: dict, evidence: dict | None, least: int) -> tuple:
-    """Return (request path, arguments paired with it) of each field every earlier call sent.
+    """Return (request path, arguments paired with it) of each earlier constant.
+
+    A field every earlier call sent.
 
     Every call of the releases before the newest, `least` of them at least; `evidence`
     ({(argument, request): counts}) names the arguments ever paired with each."""
@@ -72,6 +74,6 @@ def _under(path: str, other: str) -> bool:
 
 
 def _location(path: str) -> str:
-    """Return where a request path travels: `query:`, `header:`, `form:`, or the body ('')."""
+    """Return where a request path travels: `query`, `header`, `form`, the body ('')."""
     head, colon, _ = path.partition(":")
     return head if colon and "/" not in head else ""

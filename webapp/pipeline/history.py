@@ -91,7 +91,9 @@ def _sent_elsewhere(findings: list, call: dict, newest, earlier, template) -> li
 
 
 def _constants_lost(findings: list, call: dict, newest, earlier, template) -> list[dict]:
-    """Add a warning for each request field every earlier call sent that a newest one lacks.
+    """Add a warning for each earlier constant a newest call's request lacks.
+
+    A request field every earlier call sent.
 
     One no argument explains (webapp/inference/constants.py); not one a finding already names."""
     snaps = call["snapshots"]
