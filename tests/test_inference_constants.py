@@ -100,3 +100,10 @@ def test_the_newest_release_calls_teach_no_constant():
     # counted as the newest release's: nothing established yet
     evidence, presence = history([list_issues(i) for i in range(20)], newest=True)
     assert learnt_constants(presence, evidence, MIN_EARLIER_CALLS) == ()
+
+
+def test_counts_kept_before_calls_were_counted_teach_no_constant():
+    evidence, presence = history([list_issues(i) for i in range(MIN_EARLIER_CALLS)])
+    # a store that counted these fields before it counted calls: five calls of many
+    presence[("request", "query:/state")] = {"calls": 40}
+    assert learnt_constants(presence, evidence, MIN_EARLIER_CALLS) == ()

@@ -28,14 +28,16 @@ def learnt_constants(presence: dict, evidence: dict | None, least: int) -> tuple
     calls = established(presence.get(CALLS) or {}).get("calls", 0)
     if calls < least:
         return ()
-    always = {
-        path
+    sent = {
+        path: established(counts).get("calls", 0)
         for (side, path), counts in presence.items()
-        # items come and go by index: a list's item leaves are never always there
         if side == "request"
-        and not in_a_list(path)
-        and established(counts).get("calls", 0) >= calls
     }
+    # a field held by more calls than were counted was counted before calls were: no verdict
+    if max(sent.values(), default=0) > calls:
+        return ()
+    # items come and go by index: a list's item leaves are never always there
+    always = {path for path, n in sent.items() if n == calls and not in_a_list(path)}
     paired: dict = {}
     for a, r in evidence or {}:
         if r in always:
