@@ -49,6 +49,16 @@ SHAPES = {
         },
     ),
     "rate_limited": (429, "Retry later"),
+    # an `{"error": {...}}` object whose text is its `reason` (OpenSearch's, Google's errors[] items)
+    "error_reason": (
+        404,
+        {
+            "error": {"type": "index_not_found_exception", "reason": "no such index [x]"},
+            "status": 404,
+        },
+    ),
+    # PayPal's details, Telegram's and many others' error text under `description`
+    "error_description": (400, {"ok": False, "error_code": 400, "description": "Bad Request"}),
 }
 
 
@@ -123,3 +133,11 @@ def test_the_envelope_is_checked_only_where_a_contract_declares_it():
     assert loud(analysed(body, status, result)) == []
     declared = loud(analysed(body, status, result, {"error_schema": ENVELOPE}))
     assert declared and {k for k, _ in declared} == {"error_shape"}
+
+
+def test_the_error_text_names_are_the_analysis_one_shared_list():
+    from webapp.analysis.rules.error_shapes import _TEXTS
+    from webapp.analysis.values.names import ERROR_FIELD_NAMES, ERROR_TEXT_NAMES
+
+    assert set(_TEXTS) == ERROR_TEXT_NAMES and ERROR_TEXT_NAMES <= ERROR_FIELD_NAMES
+    assert {"reason", "description"} <= ERROR_TEXT_NAMES

@@ -359,3 +359,29 @@ def test_a_field_moved_out_of_the_wrapper_its_mapping_names_is_dropped_not_paire
     )
     broken = call(args, {"data": {"notes": "Due soon."}, "name": "Review contract"}, contract)
     assert [(f["kind"], *ends(f)) for f in loud(broken)] == [("dropped", "/name", None)]
+
+
+def test_two_trivial_values_of_other_types_under_unrelated_names_do_not_pair_by_value():
+    # GitHub's issue carries `locked: false`; a layer hands back a count of 0 it computed itself:
+    # 0 and false under unrelated names are no evidence of one field
+    result = call({"title": "x", "comments": 0}, {"title": "x", "locked": False})
+    assert not [f for f in result["findings"] if f["kind"] == "type_changed"]
+    # with a name that says they are one field, the same change is still told
+    found = only(call({"title": "x", "locked": 0}, {"title": "x", "locked": False}), "type_changed")
+    assert ends(found) == ("/locked", "/locked")
+
+
+def test_the_last_number_inside_a_lists_item_is_not_paired_with_one_outside_the_list():
+    # a Slack-like message with attachments: a count the layer derives from the list beside the
+    # list's items keeps no counterpart by elimination
+    result = call(
+        {"text": "hi", "attachment_count": 1},
+        {"text": "hi", "attachments": [{"fallback": "f", "color_code": 5763719}]},
+    )
+    assert not [f for f in result["findings"] if f["reason"] == "elimination"]
+    # nor are two trivial numbers (a count of 1, a flags field of 0) the last of one kind
+    result = call({"text": "hi", "attachment_count": 1}, {"text": "hi", "flags": 0})
+    assert not [f for f in result["findings"] if f["reason"] == "elimination"]
+    # the last numbers on each side, as deep in lists, still pair by elimination
+    found = only(call({"q": "rome", "seats": 2}, {"query": "rome", "quantity": 3}), "value_changed")
+    assert found["reason"] == "elimination"

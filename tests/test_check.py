@@ -277,6 +277,34 @@ def test_folders_share_one_contract_file_and_each_call_json_picks_its_tool(tmp_p
     assert outcomes == {"clean": "passed", "sent-a-string": "failed"}
 
 
+def test_a_folder_of_arguments_alone_says_only_they_were_checked_not_a_bare_pass(tmp_path):
+    folder = tmp_path / "args-only"
+    folder.mkdir()
+    write(folder, "tool-args.json", {"limit": 5})
+    contract = write(tmp_path, "contract.json", {"name": "findOrders", **BARE})
+    result = check(tmp_path, "--contract", contract)
+    # clean is still exit 0, as docs/cli.md says; the line says what was not checked
+    assert result.exit_code == 0, result.output
+    verdict = result.output.splitlines()[0]
+    assert verdict == f"PASS   {folder} (checked arguments only: request and response not given)"
+    whole = tmp_path / "whole"
+    whole.mkdir()
+    write(whole, "tool-args.json", {"limit": 5})
+    write(whole, "http-body.json", {"limit": 5})
+    write(whole, "http-response.json", {"orders": []})
+    assert f"PASS   {whole}\n" in check(whole, "--contract", contract).output
+    folders = json.loads(check(tmp_path, "--contract", contract, "--format", "json").output)
+    given = {Path(c["folder"]).name: c["not_given"] for c in folders["calls"]}
+    assert given == {"args-only": ["request", "response"], "whole": []}
+
+
+def test_arguments_alone_say_only_they_were_checked(tmp_path, call):
+    contract = write(tmp_path, "contract.json", {"name": "findOrders", **BARE})
+    result = check("--arguments", call["args"], "--contract", contract)
+    assert result.exit_code == 0
+    assert "checked arguments only: request and response not given" in result.output
+
+
 # --- start-up: what `import webapp.cli` and `check` load ------------------------------------------
 
 

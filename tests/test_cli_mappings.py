@@ -53,6 +53,21 @@ def test_tools_map_refuses_a_transform_it_does_not_know_instead_of_reading_it_as
     assert kept.exit_code == 0 and "pay: /total -> /ns:amount" in kept.output
 
 
+def test_tools_map_refuses_an_unknown_transform_after_a_field_outside_the_body(db_path):
+    # query:/x:bogus was declared as the query key "x:bogus"
+    for typo in ("query:/x:bogus", "header:/X-Total:X100", "path:/id:lower-upper"):
+        result = run("tools", "map", "pay", f"total={typo}", "--db", db_path)
+        assert result.exit_code == 2 and "is not a transform" in result.output, result.output
+    assert Store.open(db_path).get_tool("pay") is None
+    kept = run(
+        "tools", "map", "pay", "total=query:/x:x100", "limit=query:/page_size", "--db", db_path
+    )
+    assert kept.exit_code == 0, kept.output
+    assert (
+        "/total -> query:/x (x100)" in kept.output and "/limit -> query:/page_size" in kept.output
+    )
+
+
 OPENAI_TOOLS = [
     {
         "type": "function",

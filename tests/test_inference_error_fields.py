@@ -82,3 +82,27 @@ def test_successes_and_bodies_that_are_no_object_teach_nothing():
 def test_the_newest_releases_error_answers_teach_nothing_until_a_newer_release_comes():
     carried = learnt(answer(GITHUB()), answer(GITHUB()), newest=True)
     assert carried == frozenset()
+
+
+def test_an_error_answer_that_lost_its_description_is_a_warning():
+    # an error text under `description`, a common name for it (PayPal's details, Bot APIs)
+    error = {"ok": False, "error_code": 400, "description": "Bad Request: chat not found"}
+    carried = learnt(answer(error, 400), answer(error, 400))
+    assert "/description" in carried
+    lost = lost_fields(answer({"ok": False, "error_code": 400, "status": "x"}, 400), carried)
+    assert [f["right"]["path"] for f in lost] == ["/description"]
+
+
+def test_an_error_answer_left_with_a_code_and_no_text_lost_its_text():
+    # Twilio's errors carry {code, message, more_info, status}; the tool's history held two 429s,
+    # one without a code: a 404 that kept its code and status and no text is no envelope of its
+    # own, it lost the message every earlier error carried
+    throttled = {"code": 20429, "message": "Too Many Requests", "status": 429}
+    carried = learnt(
+        answer({"message": "Too Many Requests", "status": 429}, 429), answer(throttled, 429)
+    )
+    assert carried == {"/message"}
+    lost = lost_fields(answer({"code": 20404, "more_info": "https://x", "status": 404}), carried)
+    assert [f["right"]["path"] for f in lost] == ["/message"]
+    # a text of its own under another name is another envelope
+    assert lost_fields(answer({"detail": "Not found", "code": 20404}), carried) == []

@@ -8,6 +8,7 @@ import orjson
 import pytest
 
 from webapp import pipeline
+from webapp.analysis import end
 from webapp.ingest import parse_body
 from webapp.pipeline import mappings as toolmappings
 
@@ -254,3 +255,24 @@ def test_an_argument_the_newest_release_sends_under_its_own_name_instead_of_its_
     assert all(
         findings_right(store, n, "/priority") == [("renamed", "warning")] for n in range(8, 14)
     )
+
+
+@pytest.mark.parametrize("batch", [40, 3])
+def test_a_field_of_the_layer_every_earlier_call_sent_that_the_newest_release_drops_is_loud(
+    store, batch
+):
+    good, _ = traffic()
+    # a later release stops sending the layer's own `source`: no argument explains it
+    broken = [(args, without(request, "source")) for args, request in good[40:]]
+    events = envelopes(good[:40], "v1") + envelopes(broken, "v2", start=40)
+    for start in range(0, len(events), batch * 3):
+        load(store, events[start : start + batch * 3])
+    gone = [
+        [
+            (f["kind"], f["severity"])
+            for f in call["findings"]
+            if f["left"] == end("request", "/source")
+        ]
+        for call in (store.get_trace(f"{n + 1:032x}")["calls"][0] for n in range(50))
+    ]
+    assert gone == [[]] * 40 + [[("dropped", "warning")]] * 10

@@ -191,6 +191,23 @@ def test_the_nearest_clean_call_is_the_most_similar_one(loaded):
     assert loaded.get("/nearest?trace=nope&call=x").status_code == 404
 
 
+@pytest.mark.parametrize(
+    "query, absent",
+    [
+        (f"trace={trace(1)}", "call parameter is"),
+        ("call=call_01", "trace parameter is"),
+        ("", "trace and call parameters are"),
+    ],
+)
+def test_the_nearest_clean_call_without_a_parameter_says_which_is_missing(loaded, query, absent):
+    page = loaded.get(f"/nearest?{query}")
+    assert page.status_code == 400
+    assert f"the {absent} missing" in page.get_data(as_text=True)
+    answer = loaded.get(f"/nearest?{query}", headers={"Accept": "application/json"})
+    error = answer.get_json()["error"]
+    assert answer.status_code == 400 and f"the {absent} missing" in error["message"]
+
+
 def test_the_nearest_clean_call_of_a_clean_call_says_it_has_no_problem(loaded):
     response = loaded.get(f"/nearest?trace={trace(3)}&call=call_01")
     html = response.get_data(as_text=True)

@@ -95,7 +95,11 @@ def list_rules(database):
     from ..alerts.rules import filters_text
     from ..alerts.secrets import public
 
-    for rule in map(public, _store(database)[1].list_rules()):
+    rules = _store(database)[1].list_rules()
+    if not rules:
+        # on stderr: stdout stays one rule a line for a script reading it
+        click.echo("no alert rules; add one with tracediff alerts add URL (see --help)", err=True)
+    for rule in map(public, rules):
         state = (
             f"paused ({rule['held']} held): {rule['pause_reason']}" if rule["paused"] else "active"
         )

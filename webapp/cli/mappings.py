@@ -29,6 +29,7 @@ def parse_pair(text: str) -> tuple:
             "amount=amount_cents:x100"
         )
     _refuse_unknown_transform(text, right, colon and head and not transform and tail)
+    _refuse_unknown_transform_outside_the_body(text, head, colon and not transform and tail)
     pair = (_pointer(left, text), _pointer(right, text))
     return (*pair, transform) if transform else pair
 
@@ -43,6 +44,19 @@ def _refuse_unknown_transform(text: str, right: str, tail) -> None:
         raise click.BadParameter(
             f"{text!r}: {tail!r} is not a transform (x100, /1000, integer>string, lower>UPPER, "
             f"...); a request key holding ':' is written as a JSON Pointer, /{right}"
+        )
+
+
+def _refuse_unknown_transform_outside_the_body(text: str, head: str, tail) -> None:
+    """Refuse `query:/x:WORD` (or header:, path:...) when WORD is no transform.
+
+    A typo (`query:/x:bogus`) would else be declared as a query key no request holds."""
+    from ..analysis import is_located_path
+
+    if tail and is_located_path(head):
+        raise click.BadParameter(
+            f"{text!r}: {tail!r} is not a transform (x100, /1000, integer>string, lower>UPPER, "
+            f"...); a key holding ':' outside the body is declared in the contract's mapping"
         )
 
 

@@ -67,9 +67,11 @@ def presence_of(arguments: dict, request: dict, newest: bool, dropped=frozenset(
 
     An argument leaf the call's analysis found in no request (`dropped`: pointers of it or an
     ancestor) counts `"dropped": 1` too: what never reached the wire
-    (webapp/inference/consumed.py)."""
+    (webapp/inference/consumed.py). `("calls", "")` counts the call: what "every call" is
+    (webapp/inference/constants.py)."""
     out = {("arguments", p): tagged(_held(p, dropped), newest) for p in arguments}
     out.update({("request", p): tagged({"calls": 1}, newest) for p in request})
+    out[("calls", "")] = tagged({"calls": 1}, newest)
     return out
 
 

@@ -10,7 +10,7 @@ path counts under the side `error` (the root counts the error answers), judged o
 before the newest, as the other counts are (epochs.py).
 """
 
-from ..analysis import ERROR_FIELD_NAMES, end, finding, norm_key, status_code
+from ..analysis import ERROR_FIELD_NAMES, ERROR_TEXT_NAMES, end, finding, norm_key, status_code
 from ..common.pointers import child
 from .epochs import tagged
 
@@ -60,11 +60,13 @@ def lost_fields(response: dict | None, carried: frozenset) -> list[dict]:
     body = _error_answer(response)
     if body is None or not carried:
         return []
-    has = {path for path, _ in _telling(body)}
+    told = list(_telling(body))
+    has = {path for path, _ in told}
     # an answer in an envelope of its own (a gateway's 429 beside the service's own errors) holds
-    # telling fields and none at the top the earlier ones all carried: another kind of answer,
-    # not one that lost fields
-    if has and not {_top(p) for p in has} & {_top(p) for p in carried}:
+    # a text of its own and no field at the top the earlier ones all carried: another kind of
+    # answer, not one that lost fields; one left with a code and no text lost its text
+    own = any(_is_text(path, value) for path, value in told)
+    if own and not {_top(p) for p in has} & {_top(p) for p in carried}:
         return []
     out = []
     for path in sorted(carried - has):
@@ -78,6 +80,14 @@ def lost_fields(response: dict | None, carried: frozenset) -> list[dict]:
         )
         out.append(finding("error_shape", "warning", None, end("response", path), None, None, text))
     return out
+
+
+def _is_text(path: str, value) -> bool:
+    """Tell a telling field that holds an error's text.
+
+    A message, or an `error` said in words."""
+    key = norm_key(path.rsplit("/", 1)[-1])
+    return key in ERROR_TEXT_NAMES or (key in ("error", "errors") and isinstance(value, str))
 
 
 def _top(path: str) -> str:

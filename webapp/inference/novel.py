@@ -14,6 +14,7 @@ that the newest leaves out: one call cannot tell it consumed (rules/dropped.py),
 from dataclasses import dataclass
 
 from ..common.pointers import child
+from .constants import learnt_constants
 from .epochs import established, several
 from .error_fields import envelope
 from .leaves import ITEM, in_a_list, starred
@@ -42,6 +43,9 @@ class Earlier:
     # (argument, request path, relation) of each argument earlier calls sent to one place
     # (webapp/inference/places.py)
     places: tuple = ()
+    # (request path, arguments paired with it) of each field every earlier call sent
+    # (webapp/inference/constants.py)
+    constants: tuple = ()
 
 
 def earlier_fields(presence: dict, releases, evidence: dict | None = None) -> Earlier | None:
@@ -69,6 +73,7 @@ def earlier_fields(presence: dict, releases, evidence: dict | None = None) -> Ea
         ),
         envelope(presence, established),
         learnt_places(evidence, presence, releases) if evidence else (),
+        learnt_constants(presence, evidence, MIN_EARLIER_CALLS),
     )
 
 

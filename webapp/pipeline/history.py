@@ -4,6 +4,7 @@ Applied to the call's analysis."""
 
 from ..analysis import sort_findings, template_of, worst
 from ..inference import leaves
+from ..inference.constants import constants_gone
 from ..inference.error_fields import lost_fields
 from ..inference.novel import earlier_fields, flag_new_fields
 from ..inference.places import flag_sent_elsewhere, sent_elsewhere
@@ -22,7 +23,8 @@ def tool_history(store, tool: str | None) -> tuple:
         # paths past the cap were never counted: no verdict from them
         return releases.get("newest"), None, None
     earlier = earlier_fields(presence, releases, store.evidence(tool))
-    template = template_of(store.get_tool(tool)) if earlier and earlier.places else None
+    wanted = earlier and (earlier.places or earlier.constants)
+    template = template_of(store.get_tool(tool)) if wanted else None
     return releases.get("newest"), earlier, template
 
 
@@ -38,6 +40,7 @@ def judged_by_history(analysis: dict, call: dict, history: tuple) -> dict:
     lost = _errors_lost(findings, call, newest, earlier)
     before = len(findings)
     raised += _sent_elsewhere(findings, call, newest, earlier, template)
+    raised += _constants_lost(findings, call, newest, earlier, template)
     added = len(findings) - before
     if not raised and not lost:
         return analysis
@@ -85,6 +88,29 @@ def _sent_elsewhere(findings: list, call: dict, newest, earlier, template) -> li
         arguments, request_leaves(snaps, template), earlier.places, earlier.request
     )
     return flag_sent_elsewhere(findings, moves, arguments) if moves else []
+
+
+def _constants_lost(findings: list, call: dict, newest, earlier, template) -> list[dict]:
+    """Add a warning for each earlier constant a newest call's request lacks.
+
+    A request field every earlier call sent.
+
+    One no argument explains (webapp/inference/constants.py); not one a finding already names."""
+    snaps = call["snapshots"]
+    if not earlier or not earlier.constants or not newest or release_of(call) != newest:
+        return []
+    if not snaps.get("arguments") or not snaps.get("request"):
+        return []
+    arguments = leaves(snaps["arguments"]["payload"])
+    found = constants_gone(
+        arguments, request_leaves(snaps, template), earlier.constants, earlier.request
+    )
+    told = {
+        e["path"] for f in findings if f["severity"] != "info" for e in (f["left"], f["right"]) if e
+    }
+    found = [f for f in found if f["left"]["path"] not in told]
+    findings.extend(found)
+    return found
 
 
 def release_of(call: dict) -> str | None:

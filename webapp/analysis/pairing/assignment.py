@@ -24,7 +24,19 @@ class Node:
 
     Its path, value, region (the nearest paired ancestors) and place in the region."""
 
-    __slots__ = ("path", "value", "region", "rel", "key", "text", "klass", "index", "vkey", "wire")
+    __slots__ = (
+        "path",
+        "value",
+        "region",
+        "rel",
+        "key",
+        "text",
+        "klass",
+        "index",
+        "vkey",
+        "wire",
+        "items",
+    )
 
     def __init__(self, path, value, region, key, text=None, wire=False):
         self.path, self.value, self.region, self.key, self.text = path, value, region, key, text
@@ -34,6 +46,8 @@ class Node:
         self.vkey = None
         # a field outside the body (query, path, header, form): its values are text
         self.wire = wire
+        # how many list items lie between its region's anchor and it
+        self.items = 0
 
 
 def klass(value) -> str:
@@ -176,7 +190,8 @@ class Assignment:
         distinct = not trivial(lv) and self._unique(left, right)
         if change is None:
             return 4 + 3 * distinct, "equal"
-        if change[0] in _TELLING:
+        # 0 and false under unrelated names: a change between two trivial values is no evidence
+        if change[0] in _TELLING and not (trivial(lv) and trivial(rv)):
             return 3 + 2 * distinct, change[0]
         return 0.0, None
 
@@ -216,19 +231,28 @@ def _value_counts(nodes: list[Node]) -> dict:
 def eliminate(lefts: list[Node], rights: list[Node]) -> list[tuple[Node, Node]]:
     """Pair the only free field of a class in a region with its only counterpart.
 
-    The counterpart is the only free field of that class on the other side."""
+    The counterpart is the only free field of that class on the other side, as deep in lists: a
+    number inside a list's item and one outside that list are not the last of one kind. Two
+    small numbers that differ are not paired."""
 
     def index(nodes):
         out = {}
         for node in nodes:
             if node.klass != "null":
-                out.setdefault((node.region, node.klass), []).append(node)
+                out.setdefault((node.region, node.klass, node.items), []).append(node)
         return out
 
     right_index = index(rights)
     pairs = []
     for key, group in index(lefts).items():
         others = right_index.get(key, ())
-        if len(group) == 1 and len(others) == 1:
+        # two small numbers that differ (a flags field's 0, a count's 1): counts, flags and
+        # indexes hold them everywhere, so being the last says nothing
+        if len(group) == 1 and len(others) == 1 and not _small_numbers(group[0], others[0]):
             pairs.append((group[0], others[0]))
     return pairs
+
+
+def _small_numbers(left: Node, right: Node) -> bool:
+    values = (left.value, right.value)
+    return all(is_number(v) and trivial(v) for v in values) and left.vkey != right.vkey

@@ -128,11 +128,11 @@ def _nodes(leftovers, side: int, wanted, describe, members_only=False) -> list[N
         else:
             region = (anchor, paired[anchor]) if side == 0 else (paired[anchor], anchor)
         text = describe(side, path) if describe else None
-        out.append(
-            Node(
-                path, value, region, key, text, side == 1 and leftovers.p.located and in_text(path)
-            )
+        node = Node(
+            path, value, region, key, text, side == 1 and leftovers.p.located and in_text(path)
         )
+        node.items = _items_between(doc, anchor or "", path)
+        out.append(node)
         # _assign gives up on so many: no need to build the rest
         if len(out) > MAX_ASSIGNED:
             break
@@ -154,6 +154,15 @@ def _anchor(up: str, paired: dict, memo: dict) -> str | None:
     for path in seen:
         memo[path] = found
     return found
+
+
+def _items_between(doc, anchor: str, path: str) -> int:
+    """Count the list items on the way from anchor down to path's parent."""
+    count, up = 0, parent(path)
+    while len(up) > len(anchor):
+        count += _in_list(doc, up)
+        up = parent(up)
+    return count
 
 
 def _in_list(doc, path) -> bool:

@@ -88,11 +88,14 @@ def _by_array(found: list[dict], arrays: list[tuple]) -> dict:
 
 
 def _above(up: str, wanted: set) -> list:
-    """Return the wanted paths among a parent and its ancestors.
-
-    Found by the parent's slashes."""
-    cuts = {up[:i] for i in range(len(up)) if up[i] == "/"} | {up}
-    return [cut for cut in cuts if cut in wanted]
+    """Return the wanted paths among a parent and its ancestors (cut at its slashes)."""
+    found, cut = [], len(up)
+    while cut >= 0:
+        up = up[:cut]
+        if up in wanted:
+            found.append(up)
+        cut = up.rfind("/")
+    return found
 
 
 def _scattered(inside: list[dict]) -> bool:

@@ -16,9 +16,11 @@ from dataclasses import dataclass
 from ...common.pointers import child
 from ..findings.kinds import end, finding
 from ..values.json_values import norm_key
+from ..values.names import ERROR_TEXT_NAMES
 
-# Where services put an error's text or code, by meaning (compared without case or separators).
-_TEXTS = ("message", "msg", "detail", "description", "errordescription", "title")
+# Where services put an error's text, by meaning (compared without case or separators): the one
+# shared list, so the shapes and the rest of the analysis read the same names.
+_TEXTS = tuple(sorted(ERROR_TEXT_NAMES))
 
 
 @dataclass(frozen=True)

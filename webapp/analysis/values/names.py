@@ -6,25 +6,24 @@ import difflib
 import re
 from functools import lru_cache
 
-# The keys an error report keeps its parts under, wherever a service puts them (compared as
-# norm_key leaves them): its text, its code, its kind, a problem+json title or detail, an `error`
-# or `errors`.
-ERROR_FIELD_NAMES = frozenset(
+# The keys an error report keeps its text under, wherever a service puts it (compared as norm_key
+# leaves them): a message, a problem+json title or detail, a reason, a description.
+ERROR_TEXT_NAMES = frozenset(
     (
         "message",
-        "error",
-        "errors",
+        "msg",
         "detail",
         "title",
-        "code",
-        "errorcode",
-        "errormessage",
-        "msg",
         "reason",
-        "type",
+        "description",
+        "errormessage",
         "errordescription",
-        "errortype",
     )
+)
+# All the keys an error report keeps its parts under: its text, its code, its kind, an `error` or
+# `errors`.
+ERROR_FIELD_NAMES = ERROR_TEXT_NAMES | frozenset(
+    ("error", "errors", "code", "errorcode", "type", "errortype")
 )
 _WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 # Abbreviations real APIs use, written out. Small and general on purpose: no tool's own vocabulary.

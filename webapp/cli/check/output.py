@@ -3,6 +3,7 @@
 Text, GitHub Actions annotations, JSON, JUnit XML."""
 
 from ...common import jsontext
+from ...common.stages import missing, spelt
 from ...common.words import counted
 from ...reports.text import SNAPSHOT_NAMES, end_text, format_check, visible
 from .locate import line_of
@@ -38,7 +39,8 @@ def text(outcomes: list[dict], folders: bool, noun: str = "call", told=()) -> st
     The analysis of one call, or a line per folder and the counts; the findings of the kinds in
     `told` are listed under a passing folder too."""
     if not folders:
-        return visible(format_check(outcomes[0]["result"]))
+        gap = not_checked(outcomes[0]["case"])
+        return visible(format_check(outcomes[0]["result"]) + (f"\n{gap}" if gap else ""))
     lines = []
     for o in outcomes:
         name = o["case"].name
@@ -47,14 +49,38 @@ def text(outcomes: list[dict], folders: bool, noun: str = "call", told=()) -> st
         elif o["outcome"] == SKIPPED:
             lines.append(f"SKIP   {name}: {o['case'].error}")
         elif o["outcome"] == FAILED:
-            lines.append(f"FAIL   {name}")
+            lines.append(_verdict("FAIL", o["case"]))
             lines += [f"  {line}" for line in format_check(o["result"]).splitlines()]
         else:
-            lines.append(f"PASS   {name}")
+            lines.append(_verdict("PASS", o["case"]))
             shown = [f for f in (o["result"] or {}).get("findings", ()) if f["kind"] in told]
             lines += [f"  {f['severity']} {f['kind']}: {f['message']}" for f in shown]
     lines.append(counts_line(outcomes, noun))
     return visible("\n".join(lines))
+
+
+def not_given(case) -> list[str]:
+    """Return the core stages a case was not given.
+
+    None for a case of no snapshots at all (a tool of `tracediff lint`)."""
+    if not case.snapshots:
+        return []
+    return missing({name for name, snap in case.snapshots.items() if snap is not None})
+
+
+def not_checked(case) -> str:
+    """Say which stages were checked when some core one was not given, else ""."""
+    lacking = not_given(case)
+    if not lacking:
+        return ""
+    given = [name for name, snap in case.snapshots.items() if snap is not None]
+    return f"checked {spelt(given, 'and')} only: {spelt(lacking, 'and')} not given"
+
+
+def _verdict(word: str, case) -> str:
+    """The verdict line of a folder, saying what was not checked."""
+    gap = not_checked(case)
+    return f"{word:<6} {case.name}" + (f" ({gap})" if gap else "")
 
 
 def as_json(outcomes: list[dict], folders: bool) -> str:
@@ -70,6 +96,8 @@ def as_json(outcomes: list[dict], folders: bool) -> str:
                     "folder": o["case"].name,
                     "outcome": o["outcome"],
                     "error": o["case"].error,
+                    # the core stages the folder lacked, checked no further
+                    "not_given": [] if o["outcome"] == BROKEN else not_given(o["case"]),
                     "result": o["result"],
                 }
                 for o in outcomes

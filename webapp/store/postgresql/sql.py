@@ -13,6 +13,7 @@ ONLY_HERE = (
     "EVENT_COLUMNS",
     "INSERT_EVENTS",
     "TAKE_QUEUED",
+    "WORD_QUEUED",
     "REFRESH_TRACES",
     "REFRESH_TRACE_INDEXES",
     "SUMMARIES_LOCK",
@@ -44,23 +45,27 @@ WORDS = (
     f"to_tsvector('simple', regexp_replace(unaccent(left({{0}}, {INDEXED_CHARS})), "
     "'[^[:alnum:]]+', ' ', 'g'))"
 )
-# A batch in one statement: new events go to the log, with their words (see WORDS), and to the
-# projection queue in the same transaction; duplicates (the same event_id) are skipped; the answer
-# counts what was added per source. The words are made here, on the ingesting node, and not by the
-# projection: they were 86% of its time, under the one lock of trace summaries all nodes share
-# (issue 36: two nodes projected ~400 events/s on a loaded machine while taking 1,000).
+# A batch in one statement: new events go to the log and to the projection queue in the same
+# transaction; duplicates (the same event_id) are skipped; the answer counts what was added per
+# source.
 INSERT_EVENTS = f"""WITH r AS (SELECT * FROM json_to_recordset(?::json) AS x(event_id text,
   trace_id text,
   call_id text, snapshot text, tool text, source text, release text, payload text, logged_as_string
     int,
   http text, meta text, ts text, received_at text, n int)),
- added AS (INSERT INTO events ({EVENT_COLUMNS}, words)
-  SELECT {EVENT_COLUMNS}, {WORDS.format("payload")} FROM r ORDER BY n
+ added AS (INSERT INTO events ({EVENT_COLUMNS}) SELECT {EVENT_COLUMNS} FROM r ORDER BY n
   ON CONFLICT (event_id) DO NOTHING RETURNING seq, source),
  queued AS (INSERT INTO projection_queue (seq) SELECT seq FROM added)
  SELECT coalesce(source, ''), count(*) FROM added GROUP BY 1"""
-# The queued events' calls; the words of those that came without (copied by `tracediff migrate`,
-# or ingested before the words were made at ingest) are made here.
+# The queued events' words (see WORDS), made before the projection takes the one lock of trace
+# summaries all nodes share, each node its own share (SKIP LOCKED): they were 86% of the
+# projection's time under that lock (issue 36: two nodes projected ~400 events/s while taking
+# 1,000); made in the acknowledging insert instead, they cut one node's burst to a third.
+WORD_QUEUED = f"""UPDATE events SET words = {WORDS.format("payload")} WHERE seq IN
+ (SELECT e.seq FROM projection_queue q JOIN events e ON e.seq = q.seq WHERE e.words IS NULL
+  ORDER BY q.seq LIMIT ? FOR UPDATE OF e SKIP LOCKED)"""
+# The queued events' calls; the words of those still without (queued since, or another node's
+# share in flight) are made here.
 INDEX_EVENTS = f"""WITH indexed AS (UPDATE events SET words = {WORDS.format("payload")}
   WHERE seq = ANY(?) AND words IS NULL)
  SELECT seq, trace_id, call_id FROM events WHERE seq = ANY(?)"""

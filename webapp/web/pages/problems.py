@@ -360,7 +360,11 @@ def nearest_clean():
 
     The call is given as ?trace=&call=."""
     trace_id, call_id = request.args.get("trace", "").strip(), request.args.get("call", "")
-    call = get_store().call_inputs(trace_id, call_id) if trace_id else None
+    absent = [name for name in ("trace", "call") if not request.args.get(name, "").strip()]
+    if absent:
+        told = "parameters are" if len(absent) > 1 else "parameter is"
+        abort(400, description=f"the {spelt(absent, 'and')} {told} missing: give ?trace=&call=")
+    call = get_store().call_inputs(trace_id, call_id)
     if call is None:
         abort(404, description=f"no call {call_id!r} in trace {trace_id!r}")
     if not get_store().call_broke(trace_id, call_id):
