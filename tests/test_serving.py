@@ -314,7 +314,10 @@ def test_sighup_rereads_the_settings_file_and_new_workers_use_it(make_server, tm
     # a typo: refused, the server keeps running
     settings.write_text("TRACEDIFF_NOT_A_SETTING=1\n")
     server.process.send_signal(signal.SIGHUP)
-    time.sleep(2)
+    # a loaded master may take seconds to read the signal: wait for its answer, not a fixed time
+    deadline = time.monotonic() + 30
+    while "reload refused" not in server.logs() and time.monotonic() < deadline:
+        time.sleep(0.2)
     assert server.process.poll() is None and status("second-token") == 200
     assert "reload refused, keeping the running settings" in server.logs()
     assert "Exception in worker" not in server.logs()
