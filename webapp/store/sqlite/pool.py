@@ -8,9 +8,10 @@ of the same file and gives it back when the request ends.
 
 Kept: at most MOST_IDLE connections a process, any file, the last given back first taken. One is
 not taken again when its file was replaced or removed since it was opened (another inode at the
-path), nor after a storage fault (the store closes it then, faults.py), nor in a child process: a
-forked worker must never close its parent's connections (SQLite would fold and delete a log the
-parent still writes), so a child forgets them without closing them.
+path) or its permissions changed (a file turned read-only must refuse writes, as a new open would),
+nor after a storage fault (the store closes it then, faults.py), nor in a child process: a forked
+worker must never close its parent's connections (SQLite would fold and delete a log the parent
+still writes), so a child forgets them without closing them.
 """
 
 import atexit
@@ -22,13 +23,13 @@ MOST_IDLE = 4
 
 _lock = threading.Lock()
 # (path, identity of its file, connection), the most recently given back last
-_idle: list[tuple[str, tuple[int, int], sqlite3.Connection]] = []
+_idle: list[tuple[str, tuple[int, ...], sqlite3.Connection]] = []
 # a parent's connections, held in a forked child so that nothing closes them there
 _inherited: list = []
 
 
-def identity(path: str) -> tuple[int, int] | None:
-    """Return the device and inode of the file at path.
+def identity(path: str) -> tuple[int, ...] | None:
+    """Return the device, inode and mode of the file at path.
 
     None: no file there, or a database in memory (never kept: each is its own)."""
     if path == ":memory:" or path.startswith("file:"):
@@ -37,10 +38,10 @@ def identity(path: str) -> tuple[int, int] | None:
         found = os.stat(path)
     except OSError:
         return None
-    return found.st_dev, found.st_ino
+    return found.st_dev, found.st_ino, found.st_mode
 
 
-def take(path: str) -> tuple[sqlite3.Connection, tuple[int, int]] | None:
+def take(path: str) -> tuple[sqlite3.Connection, tuple[int, ...]] | None:
     """Return an idle connection to the file at path, and its file's identity, or None."""
     with _lock:
         for index in range(len(_idle) - 1, -1, -1):
@@ -51,12 +52,12 @@ def take(path: str) -> tuple[sqlite3.Connection, tuple[int, int]] | None:
             return None
     if identity(path) == opened:
         return conn, opened
-    # the file was replaced or removed: this connection holds the old one
+    # the file was replaced, removed or its permissions changed: this connection holds the old one
     conn.close()
     return None
 
 
-def give_back(path: str, opened: tuple[int, int], conn: sqlite3.Connection) -> None:
+def give_back(path: str, opened: tuple[int, ...], conn: sqlite3.Connection) -> None:
     """Keep a connection no transaction is open on for the next store of its file."""
     if conn.in_transaction:
         conn.rollback()
