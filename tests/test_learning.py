@@ -14,6 +14,7 @@ from webapp import pipeline
 from webapp.contracts import read_contracts
 from webapp.ingest import parse_body
 from webapp.pipeline.contracts import save_contracts
+from webapp.pipeline.learning import judged_by
 from webapp.store import Store, StoreUnavailable
 
 TOOL = "getRepo"
@@ -86,16 +87,31 @@ def reference(engine, tmp_path, request):
 
 
 def learnt_state(store, tools) -> dict:
-    """Return, per tool, what its learning left that its verdicts read."""
+    """Return, per tool, what its learning left, and what its verdicts read of it.
+
+    Apart from how many calls each argument was dropped in: that is what each call's analysis
+    found, and a newer release's call analysed before its tool's older calls came (shuffled
+    batches) keeps the count its first analysis gave; analysed again under the history it
+    counts nothing twice. What the verdicts read of the counts is compared whole (judged_by)."""
     return {
         t.name: (
             store.release_state(t.name),
-            store.path_counts(t.name),
+            {where: _sent(counts) for where, counts in store.path_counts(t.name).items()},
             sorted(store.inferred_pairs(t.name)),
             store.consumed_arguments(t.name),
+            _judged(store, t.name),
         )
         for t in tools
     }
+
+
+def _sent(counts: dict) -> dict:
+    return {k: n for k, n in counts.items() if k not in ("dropped", "new:dropped")}
+
+
+def _judged(store, tool: str) -> tuple:
+    contract, history = judged_by(store, tool)
+    return {k: v for k, v in contract.items() if k != "updated_at"}, history
 
 
 def findings(store, calls) -> dict:
