@@ -86,17 +86,20 @@ RATE_LIMIT = google_error(429, "rateLimitExceeded", "Rate Limit Exceeded", domai
 
 def mcp_error(answer: Answer) -> dict:
     """`handleGoogleApiError`'s McpError, as the SDK hands a thrown error back."""
-    said = answer.body["error"]["message"]
+    error = answer.body["error"]
+    said = error.get("message")
     status = answer.status
     if status == 404:
-        code, text = -32600, f"Resource not found: {said}"
+        code = -32600
+        text = f"Resource not found: {said or 'The requested calendar or event does not exist'}"
     elif status == 403:
-        code, text = -32600, f"Access denied: {said}"
+        code, text = -32600, f"Access denied: {said or 'Insufficient permissions'}"
     elif status == 429:
-        code, text = -32603, f"Rate limit exceeded. Please try again later. {said}"
+        code, text = -32603, f"Rate limit exceeded. Please try again later. {said or ''}"
     elif status == 400:
-        details = "; ".join(e["message"] for e in answer.body["error"]["errors"])
-        code, text = -32600, f"Bad Request: {said}. Details: {details}"
+        details = "; ".join(e.get("message") or e["reason"] for e in error.get("errors", []))
+        code = -32600
+        text = f"Bad Request: {said or 'Invalid request parameters'}. Details: {details}"
     else:
         code, text = -32600, f"Google API error: {said}"
     return mcp_text(f"MCP error {code}: {text}", is_error=True)
