@@ -22,12 +22,15 @@ from . import (
     cloudflare,
     discord,
     elasticsearch,
+    figma,
     github,
     gitlab,
+    google_calendar,
     hubspot,
     linear,
     notion,
     pagerduty,
+    sentry,
     shopify,
     slack,
     stripe,
@@ -61,7 +64,7 @@ UNSEEN_MODULES = [cloudflare, discord, elasticsearch, hubspot, telegram]
 UNSEEN_TOOLS: list[Tool] = [tool for module in UNSEEN_MODULES for tool in module.TOOLS]
 UNSEEN = tuple(sorted({tool.project for tool in UNSEEN_TOOLS}))
 # Rebuilt after the first unseen part was fixed for, and measured before any change made for them.
-UNSEEN2_MODULES: list = []
+UNSEEN2_MODULES: list = [figma, google_calendar, sentry]
 UNSEEN2_TOOLS: list[Tool] = [tool for module in UNSEEN2_MODULES for tool in module.TOOLS]
 UNSEEN2 = tuple(sorted({tool.project for tool in UNSEEN2_TOOLS}))
 # every part's tools, the corpus' first
