@@ -1,4 +1,4 @@
-"""Square, as its own MCP server calls the Connect API v2: one tool for every route.
+"""Square, as its own MCP server calls the Connect API v2: one tool, every route.
 
 Unseen: written after the first unseen part was fixed for, never tuned on.
 
