@@ -27,16 +27,19 @@ from . import (
     gitlab,
     google_calendar,
     hubspot,
+    intercom,
     linear,
     notion,
     pagerduty,
     sentry,
     shopify,
     slack,
+    square,
     stripe,
     supabase,
     telegram,
     todoist,
+    zendesk,
 )
 from .model import Bug, Tool, copied
 
@@ -64,7 +67,7 @@ UNSEEN_MODULES = [cloudflare, discord, elasticsearch, hubspot, telegram]
 UNSEEN_TOOLS: list[Tool] = [tool for module in UNSEEN_MODULES for tool in module.TOOLS]
 UNSEEN = tuple(sorted({tool.project for tool in UNSEEN_TOOLS}))
 # Rebuilt after the first unseen part was fixed for, and measured before any change made for them.
-UNSEEN2_MODULES: list = [figma, google_calendar, sentry]
+UNSEEN2_MODULES: list = [figma, google_calendar, sentry, intercom, square, zendesk]
 UNSEEN2_TOOLS: list[Tool] = [tool for module in UNSEEN2_MODULES for tool in module.TOOLS]
 UNSEEN2 = tuple(sorted({tool.project for tool in UNSEEN2_TOOLS}))
 # every part's tools, the corpus' first
