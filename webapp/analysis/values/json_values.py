@@ -9,6 +9,8 @@ from ...common import jsontext
 
 REDACTED = "[REDACTED]"
 _SEPARATORS = re.compile(r"[-_\s.]")
+# a value's separators: a key's, and the colon ids are written with (`1234-5678`, `1234:5678`)
+_VALUE_SEPARATORS = re.compile(r"[-_\s.:]")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 
@@ -114,4 +116,4 @@ def key_style(key: str) -> str:
 
 def norm_text(text: str) -> str:
     """Reduce a string to its case- and separator-free form for enum comparison."""
-    return _SEPARATORS.sub("", text).lower()
+    return _VALUE_SEPARATORS.sub("", text).lower()
