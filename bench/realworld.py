@@ -3,12 +3,12 @@
 How quiet tracediff is on their correct calls and how well it finds planted bugs.
 
     python bench/realworld.py [--per-tool N] [--per-bug N] [--seed S] [--quick] [--verbose]
-                              [--part tuned|held-out|unseen] [--write]
+                              [--part tuned|held-out|unseen|unseen-2] [--write]
 
 The corpus (tests/realworld/) rebuilds tools of public projects exactly as their code builds
 requests, reads the vendors' answers (their own error bodies) and hands results back. Two figures,
-for the tuned projects, the held-out ones and the unseen ones (rebuilt after the tuning) apart
-(issue 32, item 6):
+for the tuned projects, the held-out ones and the two unseen parts (rebuilt after the tuning, the
+second after the first was fixed for) apart (issue 32, item 6):
 (a) one call at a time, each against its tool's published definition, as `tracediff check` runs it;
 (b) with history: every call posted to a real `tracediff serve` (its own SQLite file), the tools
     list imported first, the analyser left to catch up, findings read back from the API.
@@ -43,6 +43,9 @@ FIGURES_END = "<!-- /figures -->"
 # the unseen part's own block (`--part unseen --write`)
 UNSEEN_FIGURES = (
     "<!-- realworld unseen figures: written by bench/realworld.py --part unseen --write -->"
+)
+UNSEEN2_FIGURES = (
+    "<!-- realworld unseen-2 figures: written by bench/realworld.py --part unseen-2 --write -->"
 )
 # events a request, as a shipper batches them
 BATCH = 400
@@ -266,21 +269,27 @@ PARTS = (
     ("tuned", realworld.TUNED),
     ("held out", realworld.HELD_OUT),
     ("unseen", realworld.UNSEEN),
+    ("unseen 2", realworld.UNSEEN2),
 )
+# the parts generated apart, in this order: the corpus, then each unseen part
+GENERATED_APART = (realworld.UNSEEN, realworld.UNSEEN2)
 
 
 def traffic(seed: int, per_tool: int, per_bug: int, tools) -> list:
-    """The calls of `tools`: the corpus' and the unseen ones generated apart.
+    """The calls of `tools`: the corpus' and each unseen part's generated apart.
 
-    One after the other, so the unseen tools leave the corpus' traffic (its arguments, order
-    and indices) as it was."""
-    known = [t for t in tools if t.project not in realworld.UNSEEN]
-    fresh = [t for t in tools if t.project in realworld.UNSEEN]
-    calls = realworld.generate(seed, per_tool, per_bug, known) if known else []
-    more = realworld.generate(seed, per_tool, per_bug, fresh) if fresh else []
-    for call in more:
-        call["index"] += len(calls)
-    return calls + more
+    One after the other, so a later part leaves the earlier parts' traffic (their arguments,
+    order and indices) as it was."""
+    apart = [p for part in GENERATED_APART for p in part]
+    groups = [[t for t in tools if t.project not in apart]]
+    groups += [[t for t in tools if t.project in part] for part in GENERATED_APART]
+    calls: list = []
+    for group in groups:
+        more = realworld.generate(seed, per_tool, per_bug, group) if group else []
+        for call in more:
+            call["index"] += len(calls)
+        calls += more
+    return calls
 
 
 def run(
@@ -292,7 +301,7 @@ def run(
     verbose: bool = False,
     parts=PARTS,
 ) -> str:
-    tools = realworld.TOOLS + realworld.UNSEEN_TOOLS if tools is None else tools
+    tools = realworld.ALL_TOOLS if tools is None else tools
     calls = traffic(seed, per_tool, per_bug, tools)
     alone = one_at_a_time(calls, tools)
     history = through_a_server(calls, tools) if server else None
@@ -335,7 +344,7 @@ def part_tools(name: str | None) -> list | None:
     if name is None:
         return None
     projects = dict(PARTS)[name.replace("-", " ")]
-    return [t for t in realworld.TOOLS + realworld.UNSEEN_TOOLS if t.project in projects]
+    return [t for t in realworld.ALL_TOOLS if t.project in projects]
 
 
 def main() -> None:
@@ -349,7 +358,9 @@ def main() -> None:
     parser.add_argument("--no-server", action="store_true", help="one call at a time only")
     parser.add_argument("--verbose", action="store_true", help="print the missed bugs")
     parser.add_argument(
-        "--part", choices=["tuned", "held-out", "unseen"], help="only the tools of one part"
+        "--part",
+        choices=["tuned", "held-out", "unseen", "unseen-2"],
+        help="only the tools of one part",
     )
     parser.add_argument(
         "--write", action="store_true", help="write the figures into docs/quality.md"
@@ -378,10 +389,11 @@ def main() -> None:
 
 
 def write(opts, text: str) -> None:
-    """Write the figures into docs/quality.md: all parts, or the unseen part's block."""
-    if opts.part not in (None, "unseen"):
-        raise SystemExit("--write takes all the parts or --part unseen")
-    marker = UNSEEN_FIGURES if opts.part else FIGURES
+    """Write the figures into docs/quality.md: all parts, or an unseen part's block."""
+    markers = {None: FIGURES, "unseen": UNSEEN_FIGURES, "unseen-2": UNSEEN2_FIGURES}
+    if opts.part not in markers:
+        raise SystemExit("--write takes all the parts, --part unseen or --part unseen-2")
+    marker = markers[opts.part]
     command = (
         f"python bench/realworld.py --per-tool {opts.per_tool} --per-bug {opts.per_bug} --seed "
         f"{opts.seed}" + (f" --part {opts.part}" if opts.part else "")

@@ -567,3 +567,20 @@ def test_health_answers_within_its_probe_wait_while_the_database_refuses_connect
     assert waited < 3.5, f"a load balancer's check waited {waited:.1f} s"
     # back at once
     assert client.get("/api/v1/traces").status_code == 200
+
+
+def test_a_tool_known_only_by_events_another_node_is_projecting_is_found(pg_url):
+    import psycopg
+
+    from webapp import create_app
+    from webapp.store.postgresql import sql as pg_sql
+
+    client = create_app({"TESTING": True, "DATABASE": pg_url, "ANALYZER": "off"}).test_client()
+    event = {"trace_id": "d" * 32, "snapshot": "arguments", "tool": "bookTable", "payload": {}}
+    assert client.post("/api/v1/ingest", json=event).get_json()["accepted"] == 1
+    with psycopg.connect(pg_url, autocommit=True) as conn, conn.transaction():
+        # another node's projection holds the lock: this node's read cannot fold the event
+        conn.execute("SELECT pg_advisory_xact_lock(%s)", (pg_sql.SUMMARIES_LOCK,))
+        assert client.get("/api/v1/tools/bookTable/observed").status_code == 200
+        assert client.get("/api/v1/tools/bookTable/mappings").status_code == 200
+        assert client.get("/api/v1/tools/noSuchTool/mappings").status_code == 404

@@ -144,10 +144,20 @@ def url_templates(store, tool: str, limit: int = 200) -> list[tuple[str, int]]:
 
 
 def known_tool(store, name: str) -> bool:
-    """Say whether a tool has a contract or any call."""
+    """Say whether a tool has a contract, any call or an acknowledged event."""
     store.catch_up_for_read()
+    # an event another node is projecting (PostgreSQL's catch-up skips them) is still queued, or
+    # in calls once that projection commits: asked in this order, one of the two finds it
     return (
         store.get_tool(name) is not None
-        or store.db.execute("SELECT 1 FROM calls WHERE tool = ? LIMIT 1", (name,)).fetchone()
+        or _has_calls(store, name)
+        or bool(store.db.execute(store.sql.TOOL_UNPROJECTED, (name,)).fetchone()[0])
+        or _has_calls(store, name)
+    )
+
+
+def _has_calls(store, name: str) -> bool:
+    return (
+        store.db.execute("SELECT 1 FROM calls WHERE tool = ? LIMIT 1", (name,)).fetchone()
         is not None
     )

@@ -83,6 +83,9 @@ KEYED_CALLS = f"{KEYS} JOIN calls AS c ON c.trace_id = k.value->>0 AND c.call_id
 # whether events of a trace wait in the projection's queue (read through meanwhile: readthrough.py)
 TRACE_UNPROJECTED = """SELECT EXISTS (SELECT 1 FROM events e
  JOIN projection_queue q ON q.seq = e.seq WHERE e.trace_id = ?)"""
+# whether events of a tool wait in the projection's queue (a tool known by them: toolcalls.py)
+TOOL_UNPROJECTED = """SELECT EXISTS (SELECT 1 FROM projection_queue q
+ JOIN events e ON e.seq = q.seq WHERE e.tool = ?)"""
 SET_PROGRESS = (
     "INSERT INTO progress (name, seq) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET seq = "
     "excluded.seq"

@@ -83,6 +83,9 @@ SET_PROGRESS = "INSERT OR REPLACE INTO progress (name, seq) VALUES (?, ?)"
 # whether events of a trace wait for the projection (read through meanwhile: readthrough.py)
 TRACE_UNPROJECTED = """SELECT EXISTS (SELECT 1 FROM events WHERE trace_id = ?
  AND seq > coalesce((SELECT seq FROM progress WHERE name = 'projected'), 0))"""
+# whether events of a tool wait for the projection (a tool known by them alone: toolcalls.py)
+TOOL_UNPROJECTED = """SELECT EXISTS (SELECT 1 FROM events WHERE tool = ?
+ AND seq > coalesce((SELECT seq FROM progress WHERE name = 'projected'), 0))"""
 # The calls of a batch, as a JSON array of [trace_id, call_id] pairs.
 _TOUCHED = """SELECT DISTINCT json_extract(value, '$[0]') AS trace_id, json_extract(value, '$[1]')
   AS call_id
