@@ -253,7 +253,8 @@ def test_a_rule_id_of_digits_that_are_not_ascii_names_no_rule(client, rule_id):
 
 
 def test_listing_no_rules_says_so_and_how_to_add_one(tmp_path):
-    db = str(tmp_path / "none.db")
+    db = str(tmp_path / "no-rules.db")
+    Store.open(db)
     listed = CliRunner().invoke(main, ["alerts", "list", "--db", db])
     # the hint goes to stderr: stdout stays one rule a line for scripts
     assert listed.exit_code == 0 and listed.stdout == ""

@@ -713,3 +713,11 @@ def test_another_time_of_day_stays_value_changed(sent, received):
         ]
         == "/remind_at"
     )
+
+
+def test_a_response_echoing_the_same_time_in_its_own_form_is_info():
+    # Google's freeBusy answers `...:00.000Z` for the `...:00Z` it was sent
+    request = {"timeMin": "2026-11-15T08:00:00Z", "items": [{"id": "primary"}]}
+    response = {"kind": "calendar#freeBusy", "timeMin": "2026-11-15T08:00:00.000Z"}
+    found = only(call(request, request, response, 200), "echo_mismatch")
+    assert found["severity"] == "info"

@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 
 import pytest
 
+from webapp.analysis.values.classify import classify
 from webapp.analysis.values.readings import _DATE_FORMATS, power_of_ten, read_dates
 
 # ١ is an Arabic-Indic 1: strptime reads it
@@ -72,3 +73,40 @@ def test_power_of_ten_finds_the_one_power_a_number_was_scaled_by(a):
         assert power_of_ten(a, b) == expected
         assert power_of_ten(a, b * 1.001) is None
     assert power_of_ten(a, 0) is None and power_of_ten(0, a) is None
+
+
+@pytest.mark.parametrize(
+    "a, b",
+    [
+        # Google Calendar's freeBusy, a Berlin morning written in UTC
+        ("2026-11-15T09:00:00", "2026-11-15T08:00:00Z"),
+        ("2026-11-15T08:00:00.000Z", "2026-11-15T09:00:00"),
+        # India's half hour, Nepal's quarter
+        ("2026-03-01T12:00:00", "2026-03-01T06:30:00+00:00"),
+        ("2026-03-01T12:00:00", "2026-03-01T06:15:00Z"),
+    ],
+)
+def test_a_time_without_an_offset_read_in_a_zone_is_the_same_local_time(a, b):
+    assert classify(a, b)[0] == "format_changed"
+    assert "local time" in classify(a, b)[1]
+
+
+@pytest.mark.parametrize(
+    "a, b",
+    [
+        # no zone is 20 hours off, nor 7 minutes
+        ("2026-11-15T09:00:00", "2026-11-14T13:00:00Z"),
+        ("2026-11-15T09:00:00", "2026-11-15T08:53:00Z"),
+        # both without an offset, or both with one: another time
+        ("2026-11-15T09:00:00", "2026-11-15T08:00:00"),
+        ("2026-11-15T09:00:00+01:00", "2026-11-15T09:00:00Z"),
+    ],
+)
+def test_another_time_is_no_local_reading(a, b):
+    assert classify(a, b)[0] == "value_changed"
+
+
+def test_an_id_written_with_a_colon_for_a_dash_changed_only_its_separators():
+    # Figma's node ids: `1234-5678` in a URL, `1234:5678` in the API
+    assert classify("1234-5678", "1234:5678")[0] == "enum_changed"
+    assert classify("1234-5678", "1234:5679")[0] == "value_changed"

@@ -242,6 +242,63 @@ def test_tools_import_reads_a_yaml_openapi_document_and_reports_server_tools_ski
     )
 
 
+def test_tools_import_maps_operations_of_the_openapi_document_among_tool_definitions(
+    tmp_path, db_path
+):
+    from test_contracts import ORDERS_OPENAPI_YAML
+
+    (tmp_path / "orders.yaml").write_text(ORDERS_OPENAPI_YAML)
+    arguments = {"type": "object", "properties": {"customerEmail": {"type": "string"}}}
+    tools = write(
+        tmp_path,
+        "tools.json",
+        [{"type": "function", "function": {"name": "searchOrders", "parameters": arguments}}],
+    )
+    result = run(
+        "tools",
+        "import",
+        tools,
+        tmp_path / "orders.yaml",
+        "--operation",
+        "searchOrders=findOrders",
+        "--db",
+        db_path,
+    )
+    assert result.exit_code == 0, result.output
+    contract = Store.open(db_path).get_tool("searchOrders")
+    assert contract["arguments_schema"] == arguments
+    assert contract["request_schema"]["required"] == ["customer_email"]
+
+
+def test_tools_import_of_an_operation_without_an_openapi_document_names_the_mistake(
+    tmp_path, db_path
+):
+    tools = write(tmp_path, "tools.json", [{"name": "sendEmail", "input_schema": {}}])
+    result = run("tools", "import", tools, "--operation", "sendEmail=send", "--db", db_path)
+    assert_clean_error(result, 1, "operation mappings apply to OpenAPI documents only")
+    assert Store.open(db_path).get_tool("sendEmail") is None
+
+
+# A key a model or a server wrote: an OSC sequence that retitles the terminal, a CSI one that clears
+# it, a carriage return that would overwrite the line, a tab that would add a column.
+TERMINAL_CONTROLS = "k\x1b]0;owned\x07\x1b[2J\r\tx"
+
+
+def test_problems_list_and_show_write_the_control_characters_of_a_payload_as_escapes(db_path):
+    events = [
+        envelope("arguments", {TERMINAL_CONTROLS: 5}),
+        envelope("request", {TERMINAL_CONTROLS: "5"}),
+    ]
+    run("ingest", "-", "--db", db_path, input=ndjson(*events).decode())
+    listed = run("problems", "list", "--db", db_path).output
+    shown = run("problems", "show", listed.split("\t")[0], "--db", db_path).output
+    for output in (listed, shown):
+        assert "k\\u001b]0;owned\\u0007\\u001b[2J\\u000d\\u0009x" in output, output
+        assert not {"\x1b", "\x07", "\r"} & set(output)
+    # one problem, one line of ten tab-separated fields
+    assert listed.count("\n") == 1 and listed.count("\t") == 9
+
+
 def http_error_fixtures(tmp_path):
     args = write(tmp_path, "tool-args.json", {"customerEmail": "ana@example.com", "limit": 5})
     request = write(tmp_path, "http-body.json", {"customer_email": "ana@example.com", "limit": 5})
@@ -492,6 +549,16 @@ def test_tools_list_and_show_on_a_missing_database_say_so_and_do_not_create_it(t
         result = run(*args, "--db", missing)
         assert_clean_error(result, 1, f"there is no database at {missing}")
         assert not missing.exists()
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["reanalyze"], ["alerts", "list"], ["alerts", "remove", "1"], ["alerts", "test", "1"]],
+)
+def test_commands_that_read_a_missing_database_say_so_and_do_not_create_it(tmp_path, args):
+    missing = tmp_path / "typo.db"
+    assert_clean_error(run(*args, "--db", missing), 1, f"there is no database at {missing}")
+    assert not missing.exists()
 
 
 def test_a_setting_value_it_cannot_take_stops_the_cli_in_one_line(tmp_path, monkeypatch):

@@ -276,3 +276,28 @@ def test_a_field_of_the_layer_every_earlier_call_sent_that_the_newest_release_dr
         for call in (store.get_trace(f"{n + 1:032x}")["calls"][0] for n in range(50))
     ]
     assert gone == [[]] * 40 + [[("dropped", "warning")]] * 10
+
+
+def with_attachments(calls):
+    """The same tickets with files the layer reads from disk itself: each item's `path` never
+    travels, its `name` does (Figma's images: a node's id sent, its local file name kept)."""
+    rng = random.Random(12)
+    out = []
+    for args, request in calls:
+        files = [f"f{rng.randint(1, 99)}" for _ in range(rng.randint(1, 3))]
+        out.append(
+            (
+                {**args, "files": [{"name": f, "path": f"/tmp/{f}.png"} for f in files]},
+                {**request, "attachments": [{"name": f} for f in files]},
+            )
+        )
+    return out
+
+
+def test_a_leaf_of_every_item_no_call_sends_is_learnt_consumed_under_its_starred_path(store):
+    good, _ = traffic()
+    load(store, envelopes(with_attachments(good[:50]), "v1"))
+    assert "/files/*/path" in store.consumed_arguments(TOOL)
+    assert "/files/*/name" not in store.consumed_arguments(TOOL)
+    # the latest calls, analysed with that history: the paths are the layer's own
+    assert findings_at(store, 49, "/files/0/path") == [("dropped", "info")]

@@ -448,3 +448,20 @@ def test_a_foreign_origin_on_mcp_is_refused_in_words_for_an_mcp_client(client):
     assert "MCP client" in error["message"] and "log shipper" not in error["message"]
     api = client.post("/api/v1/ingest", data=b"{}", headers={"Origin": "https://evil.example"})
     assert "log shipper" in api.get_json()["error"]["message"]
+
+
+@pytest.mark.parametrize("content_type", [None, "text/plain", "application/x-www-form-urlencoded"])
+def test_an_mcp_request_that_is_not_json_gets_the_one_error_shape(client, content_type):
+    rpc = b'{"jsonrpc": "2.0", "id": 1, "method": "tools/list"}'
+    headers = {"Accept": "application/json, text/event-stream"}
+    if content_type:
+        headers["Content-Type"] = content_type
+    response = client.post("/mcp", data=rpc, headers=headers)
+    assert response.status_code == 415 and response.mimetype == "application/json"
+    assert response.get_json()["error"] == {
+        "code": "unsupported_media_type",
+        "message": "an MCP request is JSON-RPC: send it with Content-Type: application/json",
+        "retryable": False,
+    }
+    sent = client.post("/mcp", data=rpc, headers={**headers, "Content-Type": "application/json"})
+    assert sent.status_code == 200 and sent.get_json()["result"]["tools"]

@@ -117,9 +117,9 @@ SETTINGS = (
         "MIN_FREE_MB",
         64,
         (
-            "Ingest answers 503 (retryable) while the database's disk has less free space than "
-            "this, so that prune, "
-            "checkpoints and the analyser always have room to work; 0 turns the check off."
+            "Ingest answers 503 (retryable) and the background analyser pauses its saves while the "
+            "database's disk has less free space than this, so that prune and checkpoints always "
+            "have room to work; 0 turns the check off."
         ),
         minimum=0,
     ),

@@ -4,12 +4,15 @@ Add, list, remove and test alert rules on the database, as the API does."""
 
 import click
 
+from .common import DB_OPTION, _open_existing_store, _open_store, _settings
 
-def _store(database):
-    from .common import _open_store, _settings
 
+def _store(database, create: bool = False):
+    """Return the settings and the store.
+
+    Only `add` may create the database (a first rule before the server first starts)."""
     settings = _settings(database)
-    return settings, _open_store(settings)
+    return settings, _open_store(settings) if create else _open_existing_store(database)
 
 
 @click.group()
@@ -48,9 +51,7 @@ def alerts():
     help="A query parameter name, or a path segment number (1 is the first), that holds a secret"
     " besides the usual ones: shown as [REDACTED] once saved. Repeat for more.",
 )
-@click.option(
-    "--db", "database", envvar="TRACEDIFF_DATABASE", default=None, help="SQLite database file."
-)
+@DB_OPTION
 def add(url, on, fmt, tool, kind, min_severity, source, min_interval_s, secret_parts, database):
     """Add a rule; prints its id, its URL masked and its signing secret.
 
@@ -60,7 +61,7 @@ def add(url, on, fmt, tool, kind, min_severity, source, min_interval_s, secret_p
     from ..alerts.secrets import masked_url
     from ..alerts.urls import UrlRefused, allow_list, check_url
 
-    settings, store = _store(database)
+    settings, store = _store(database, create=True)
     body = {
         "url": url,
         "format": fmt,
@@ -85,9 +86,7 @@ def add(url, on, fmt, tool, kind, min_severity, source, min_interval_s, secret_p
 
 
 @alerts.command("list")
-@click.option(
-    "--db", "database", envvar="TRACEDIFF_DATABASE", default=None, help="SQLite database file."
-)
+@DB_OPTION
 def list_rules(database):
     """List the rules, one a line, tab-separated.
 
@@ -109,9 +108,7 @@ def list_rules(database):
 
 @alerts.command("remove")
 @click.argument("rule_id", type=int)
-@click.option(
-    "--db", "database", envvar="TRACEDIFF_DATABASE", default=None, help="SQLite database file."
-)
+@DB_OPTION
 def remove(rule_id, database):
     """Remove a rule with its messages and delivery log (its id is never reused)."""
     if not _store(database)[1].delete_rule(rule_id):
@@ -121,9 +118,7 @@ def remove(rule_id, database):
 
 @alerts.command("test")
 @click.argument("rule_id", type=int)
-@click.option(
-    "--db", "database", envvar="TRACEDIFF_DATABASE", default=None, help="SQLite database file."
-)
+@DB_OPTION
 def test(rule_id, database):
     """Send one signed test message to a rule's URL now.
 

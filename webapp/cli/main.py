@@ -180,7 +180,7 @@ def reanalyze(budget, database):
     from .. import pipeline
 
     settings = _settings(database)
-    store = _open_store(settings)
+    store = _open_existing_store(database)
     store.project_all()
     pipeline.patiently(store.forget_observed)
     marked = pipeline.patiently(lambda: store.invalidate_tool(None))

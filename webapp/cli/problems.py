@@ -8,6 +8,7 @@ import click
 
 from ..common import jsontext
 from ..problems.words import counted
+from ..reports.text import one_line
 from .common import DB_OPTION, _open_existing_store, _settings
 
 
@@ -75,7 +76,8 @@ def problems_list(database, as_json, **filters):
             continue
         click.echo(
             "\t".join(
-                [
+                one_line(field)
+                for field in [
                     p["id"],
                     p["state"],
                     p["severity"],
@@ -125,7 +127,7 @@ def problems_show(problem_id, as_json, database):
         for pair in p["value_pairs"]
     ]
     lines += [f"  {h['at']} {h['state']} by {h['by']}: {h['detail']}" for h in p["state_history"]]
-    click.echo("\n".join(lines))
+    click.echo("\n".join(map(one_line, lines)))
 
 
 def _value(pair: dict, side: str) -> str:

@@ -18,6 +18,7 @@ from .read import (
     Imported,
     contracts_from_document,
     is_bare_contract,
+    is_openapi,
     parse_operations,
     read_contracts,
 )
@@ -35,6 +36,7 @@ __all__ = [
     "contract_version",
     "contracts_from_document",
     "is_bare_contract",
+    "is_openapi",
     "load_document",
     "load_file",
     "merged_contracts",

@@ -45,9 +45,14 @@ def contracts_from_document(document, operations: dict | None = None) -> dict[st
     return read_contracts(document, operations).contracts
 
 
+def is_openapi(document) -> bool:
+    """Tell whether a document is an OpenAPI document."""
+    return isinstance(document, dict) and "openapi" in document
+
+
 def read_contracts(document, operations: dict | None = None) -> Imported:
     """Read contracts from any supported document, skipping provider-run server tools."""
-    if isinstance(document, dict) and "openapi" in document:
+    if is_openapi(document):
         return Imported(tools_from_openapi(document, operations), only_if_missing=("description",))
     if operations:
         raise ContractError("operation mappings apply to OpenAPI documents only", "bad_operation")

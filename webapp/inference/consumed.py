@@ -12,7 +12,7 @@ release shows teaches nothing).
 
 from ..analysis import learnt
 from .epochs import BOTH, PRIOR, established, plain, several
-from .leaves import in_a_list
+from .leaves import in_a_list, starred
 
 # calls holding an argument, none of them sending it, before it is learnt consumed
 MIN_CONSUMED_CALLS = 5
@@ -51,6 +51,10 @@ def learnt_consumed(evidence: dict, presence: dict, releases=None) -> list[str]:
     return sorted(
         path
         for path, n in calls.items()
-        # items come and go by index, and no pair ever names an item's leaf as sent
-        if n >= MIN_CONSUMED_CALLS and sent.get(path, 0) < SENT_SHARE * n and not in_a_list(path)
+        # items come and go by index, and no pair ever names an item's leaf as sent: an item's
+        # leaf is judged under its starred path (`/nodes/*/fileName`), which counts each call that
+        # held it and whether any item's was dropped
+        if n >= MIN_CONSUMED_CALLS
+        and sent.get(path, 0) < SENT_SHARE * n
+        and (not in_a_list(path) or starred(path) == path)
     )

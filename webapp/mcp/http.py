@@ -9,12 +9,13 @@ stateless server opens no stream and keeps no session. The SDK is imported on a 
 request, so the app starts without it.
 """
 
-from flask import Blueprint, Response, current_app, request
+from flask import Blueprint, Response, current_app, jsonify, request
 
 from .inprocess import AppSource
 
 bp = Blueprint("mcp", __name__)
 PATH = "/mcp"
+NOT_JSON = "an MCP request is JSON-RPC: send it with Content-Type: application/json"
 
 
 @bp.post(PATH)
@@ -24,6 +25,10 @@ def endpoint():
     JSON-RPC in, JSON out."""
     from .server import serve_http
 
+    # the SDK would answer a plain-text 400; the app's clients read one error shape
+    if request.mimetype != "application/json":
+        error = {"code": "unsupported_media_type", "message": NOT_JSON, "retryable": False}
+        return jsonify(error=error), 415
     app = current_app._get_current_object()
     source = AppSource(
         app, request.url_root, request.headers.get("Authorization"), request.remote_addr

@@ -13,6 +13,7 @@ from ..pipeline import analyze_pending
 from ..pipeline.rules import RULES
 from ..store import Store, StoreUnavailable
 from ..store.urls import redacted_url
+from .headroom import Headroom
 from .loop import StoreLoop
 
 log = logging.getLogger(__name__)
@@ -48,8 +49,12 @@ class Analyser(StoreLoop):
         self.streak, self.since = 0, 0.0
         # seconds of CPU a call took in the last batch
         self.per_call = BATCH_SECONDS / MOST_CALLS
+        self.headroom = Headroom()
 
     def turn(self, store: Store) -> int:
+        # held to ingest's floor: below it nothing is folded or saved, the work stays pending
+        if not self.headroom.room(store):
+            return 0
         began = time.thread_time()
         limit = max(1, min(MOST_CALLS, int(BATCH_SECONDS / self.per_call)))
         busy = analyze_pending(

@@ -44,6 +44,12 @@ OLDEST_WAITING = _store_gauge(
     "tracediff_analysis_oldest_waiting_seconds",
     "Seconds the longest-waiting event or call has waited for projection or analysis.",
 )
+ANALYSIS_PAUSED = Gauge(
+    "tracediff_analysis_paused",
+    "1 while this node's analyser saves nothing because the database's disk has less free space "
+    "than TRACEDIFF_MIN_FREE_MB (the waiting calls are analysed once space returns).",
+    multiprocess_mode="livemax",
+)
 QUARANTINE = _store_gauge("tracediff_quarantine_records", "Rejected records kept in quarantine.")
 POOL = Gauge(
     "tracediff_database_pool_connections",

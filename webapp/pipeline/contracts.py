@@ -10,6 +10,7 @@ from functools import partial
 from ..contracts import (
     ContractError,
     check_version,
+    is_openapi,
     load_file,
     merged_contracts,
     read_contracts,
@@ -84,15 +85,21 @@ def import_contract_files(store, paths, operations: dict | None = None) -> list[
 def import_files(store, paths, operations: dict | None = None) -> tuple[list[str], list[dict]]:
     """Import contract documents from files.
 
-    Return (tool names saved, server tools skipped)."""
-    names, skipped = [], []
-    for path in paths:
-        document = load_file(path)
+    Read them all before saving any. `operations` name operations of the OpenAPI documents among
+    them (tool definitions beside one are not theirs to map). Return (tool names saved, server
+    tools skipped)."""
+    documents = [(path, load_file(path)) for path in paths]
+    any_openapi = any(is_openapi(document) for _, document in documents)
+    read = []
+    for path, document in documents:
+        mapped = operations if is_openapi(document) or not any_openapi else None
         try:
-            imported = read_contracts(document, operations)
+            read.append(read_contracts(document, mapped))
         except ContractError as error:
             # among several files, the message names the one it is about
             raise ContractError(f"{path}: {error}", error.code, error.status) from None
+    names, skipped = [], []
+    for imported in read:
         names += save_contracts(store, imported.contracts, imported.only_if_missing)
         skipped += imported.skipped
     return names, skipped

@@ -24,6 +24,16 @@ def visible(text: str) -> str:
     return text.translate(VISIBLE_CONTROLS)
 
 
+# For text that must stay one line (or one tab-separated field) of a terminal's output: a carriage
+# return would let a payload overwrite what was printed before it.
+ONE_LINE_CONTROLS = {**VISIBLE_CONTROLS, **{code: f"\\u{code:04x}" for code in (0x09, 0x0A, 0x0D)}}
+
+
+def one_line(text: str) -> str:
+    """Return text as visible() does, its tabs and line breaks escaped too."""
+    return text.translate(ONE_LINE_CONTROLS)
+
+
 def end_text(end: dict | None) -> str:
     """Name one end of a finding.
 

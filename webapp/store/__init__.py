@@ -13,7 +13,7 @@ from . import postgresql, sqlite  # noqa: F401
 from .analyses import CLAIM_SECONDS
 from .base import IngestResult, Store, engine_class
 from .engine import Engine
-from .errors import NotOnThisEngine, SchemaTooNew, StoreUnavailable
+from .errors import NearlyFull, NotOnThisEngine, SchemaTooNew, StoreUnavailable
 from .retention import Reclaimed
 from .sqlite import faults
 from .sqlite.upkeep import DiskFull
@@ -23,6 +23,7 @@ __all__ = [
     "DiskFull",
     "Engine",
     "IngestResult",
+    "NearlyFull",
     "NotOnThisEngine",
     "Reclaimed",
     "SchemaTooNew",

@@ -124,7 +124,7 @@ class Store(
         return False
 
     def keep_headroom(self) -> None:
-        """Refuse new writes while the disk is nearly full.
+        """Refuse new writes while the disk is nearly full (NearlyFull).
 
         Nothing here: a database server watches its own disk; a file on this machine's disk is
         SQLite's to watch (sqlite/upkeep.py)."""

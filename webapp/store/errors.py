@@ -7,6 +7,18 @@ class StoreUnavailable(Exception):
     """The database cannot take writes now (locked, full, read-only)."""
 
 
+class NearlyFull(StoreUnavailable):
+    """The database's disk has less free space than TRACEDIFF_MIN_FREE_MB.
+
+    Ingest answers it with a retryable 503; the background analyser pauses its saves until space
+    returns (ops/headroom.py)."""
+
+    def __init__(self, message: str, free: int):
+        super().__init__(message)
+        # bytes free on the disk when it was raised
+        self.free = free
+
+
 class NotOnThisEngine(Exception):
     """What one store engine does another way (a PostgreSQL backup is pg_dump's job).
 

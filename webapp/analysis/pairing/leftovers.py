@@ -29,6 +29,8 @@ class Leftovers:
         for side, declared in ((0, pairing.claimed_left), (1, pairing.claimed_right)):
             for path in declared:
                 self.touched[side].update(ancestors(path))
+        # per side: (the pairing's state, its free nodes), read again only once a pair is made
+        self._free: list = [None, None]
 
     def run(self) -> None:
         """Pair leftovers, strongest evidence first.
@@ -42,7 +44,30 @@ class Leftovers:
         self._by_key(_loose_key, "loose")
         pair_scalars(self, self.describe)
 
-    def nodes(self, side: int, scalars_only=False):
+    def nodes(self, side: int, scalars_only=False) -> list:
+        """Return (path, value) of every still-free node in the leftover trees, preorder.
+
+        The passes that pair nothing (thousands of leftovers no key, name or shape joins) share
+        one walk of the trees: it is walked again only after a pair changed what is free."""
+        # pairs, the sets free() reads and what a walk below a pair adds only ever grow
+        state = (
+            len(self.p.pairs),
+            len(self.p.back),
+            len(self.p.whole),
+            len(self.p.changed),
+            len(self.touched[0]),
+            len(self.touched[1]),
+            len(self.p.orphans_left),
+            len(self.p.orphans_right),
+        )
+        if self._free[side] is None or self._free[side][0] != state:
+            self._free[side] = (state, list(self._free_nodes(side)))
+        found = self._free[side][1]
+        if scalars_only:
+            return [(path, value) for path, value in found if not isinstance(value, (dict, list))]
+        return found
+
+    def _free_nodes(self, side: int):
         """Yield (path, value) of every still-free node in the leftover trees, preorder."""
         roots = self.p.orphans_right if side else self.p.orphans_left
         paired, touched = (self.p.pairs if side == 0 else self.p.back), self.touched[side]
@@ -61,7 +86,7 @@ class Leftovers:
             tick()
             if path in paired:
                 continue
-            if path not in touched and not (scalars_only and isinstance(value, (dict, list))):
+            if path not in touched:
                 yield path, value
             if isinstance(value, dict):
                 stack += [(child(path, k), v) for k, v in reversed(value.items())]

@@ -197,7 +197,7 @@ def mapping_findings(pairing: Pairing, contract, bad_request_paths: set) -> list
     for path, value in remaining(pairing.leftovers, 0):
         out.append(
             _consumed(path, value, contract)
-            if path in consumed
+            if path in consumed or _starred(path) in consumed
             else absent_argument(path, value, contract, seen)
         )
     out += [_added(path, value, contract.get("request_schema")) for path, value in added]
@@ -318,8 +318,16 @@ def consumed_paths(contract) -> set:
     return {p for p in (contract or {}).get("consumed") or () if is_pointer(p) and p}
 
 
+def _starred(path: str) -> str:
+    """Return a path with each token of digits written `*`.
+
+    How inference learns a list item's leaf."""
+    return "/".join("*" if token.isdigit() else token for token in path.split("/"))
+
+
 def _consumed(path, value, contract) -> dict:
-    learnt = path in (contract.get("consumed_inferred") or ())
+    inferred = contract.get("consumed_inferred") or ()
+    learnt = path in inferred or _starred(path) in inferred
     why = "no earlier call of the tool sent it" if learnt else "the contract's `consumed`"
     text = f"{name(path)} consumed by the mapping layer: not sent ({why})"
     return finding("dropped", "info", end("arguments", path), None, value, None, text)

@@ -282,8 +282,9 @@ def _echo(rq, a, rs, b, echo: Echo, depth=0) -> None:
                     "echo_mismatch",
                     # a null echo is the server keeping no value (GitHub's `"body": null` for ""),
                     # or one it answers as an object elsewhere (a milestone): one call cannot tell
-                    # that from a bug
-                    "info" if b is None else "warning",
+                    # that from a bug. The same date, time or number written in the server's own
+                    # form (`...:00Z` echoed as `...:00.000Z`) is the value the request sent.
+                    "info" if b is None or change[0] == "format_changed" else "warning",
                     end("request", rq),
                     end("response", rs),
                     a,

@@ -115,8 +115,11 @@ def timed(value, sent) -> str | None:
 
     `"1h 30m"` -> `5400` (seconds), `"PT2H"` -> `120` (minutes)."""
     seconds = read_duration(value) if isinstance(value, str) else None
+    # the sent value is read only for a duration: 70,000 numbers sent as text are none
+    if seconds is None:
+        return None
     number = sent if is_number(sent) else read_number(sent) if isinstance(sent, str) else None
-    if seconds is None or number is None:
+    if number is None:
         return None
     for unit, per_second in _UNITS:
         if math.isclose(seconds * per_second, number, rel_tol=1e-9, abs_tol=1e-9):
@@ -183,6 +186,9 @@ def names_ids(argument_path: str, field_path: str) -> bool:
     """Tell whether a request key names the ids of what its argument names.
 
     `team` -> `teamId`, `labels` -> `label_ids`; an argument that is an id already never."""
+    # one path names one thing: an item of a list kept in place is never its own id
+    if argument_path == field_path:
+        return False
     return _names_ids(_subject(argument_path), _subject(field_path))
 
 

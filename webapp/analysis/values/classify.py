@@ -6,7 +6,15 @@ import re
 
 from ...common import jsontext
 from .json_values import is_number, norm_text, same, show, type_name
-from .readings import epoch_unit, power_of_ten, read_number, read_truth, same_moment, same_time
+from .readings import (
+    epoch_unit,
+    power_of_ten,
+    read_number,
+    read_truth,
+    same_local_time,
+    same_moment,
+    same_time,
+)
 
 # a digit as the readers see it: a text without one reads as no number or date
 _DIGIT = re.compile(r"\d")
@@ -43,6 +51,7 @@ def _strings(a: str, b: str) -> tuple[str, str]:
         x, y = read_number(a), read_number(b)
         what = (
             same_moment(a, b)
+            or same_local_time(a, b)
             or _same_time_text(a, b)
             or ("number" if x is not None and x == y else None)
         )

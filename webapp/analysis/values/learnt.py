@@ -183,8 +183,10 @@ def lookup_agreement(counts: dict) -> int:
     """Return the calls a lookup table explains, or 0 when it is no function yet.
 
     Each input's usual output; no function yet: fewer than MIN_LOOKUP_REPEATS inputs seen twice with
-    one output."""
-    if len(table_of(counts)) < MIN_LOOKUP_REPEATS:
+    one output, or one output for all of them."""
+    table = table_of(counts)
+    # every input giving one output is a constant the layer sends, whatever the argument
+    if len(table) < MIN_LOOKUP_REPEATS or len(set(table.values())) < 2:
         return 0
     return sum(max(outs.values()) for outs in _entries(counts).values())
 

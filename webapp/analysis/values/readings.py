@@ -4,7 +4,7 @@ To tell a format change from a new value."""
 
 import math
 import re
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from email.utils import parsedate_to_datetime
 
 _DATE_FORMATS = (
@@ -166,6 +166,30 @@ def same_moment(a: str, b: str) -> str | None:
                 return "date-time"
             if not (left_time and right_time) and left.date() == right.date():
                 return "date"
+    return None
+
+
+# the widest offset a time zone has (UTC-12 to UTC+14), and the step every zone's offset is a
+# multiple of
+_MAX_OFFSET = timedelta(hours=14)
+_OFFSET_STEP = timedelta(minutes=15)
+
+
+def same_local_time(a: str, b: str) -> str | None:
+    """Tell whether a date-time without an offset was read in a zone and given one.
+
+    `2026-11-15T09:00:00` sent as `2026-11-15T08:00:00Z` (Berlin): the first names no zone, so
+    any whole offset a zone has is a reading of it, not another time."""
+    try:
+        left, right = datetime.fromisoformat(a.strip()), datetime.fromisoformat(b.strip())
+    except ValueError:
+        return None
+    if (left.tzinfo is None) == (right.tzinfo is None) or ":" not in a + b:
+        return None
+    naive, aware = (left, right) if left.tzinfo is None else (right, left)
+    shift = naive.replace(tzinfo=UTC) - aware
+    if shift and abs(shift) <= _MAX_OFFSET and not shift % _OFFSET_STEP:
+        return "local time, read in a time zone"
     return None
 
 

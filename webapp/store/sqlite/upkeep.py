@@ -13,7 +13,7 @@ step by step.
 import os
 import time
 
-from ..errors import StoreUnavailable
+from ..errors import NearlyFull, StoreUnavailable
 from ..retention import FIRST_STEP, Reclaimed
 from . import space
 from .search_upkeep import FTS_AUTOMERGE, MIN_STEP_PAGES, SearchIndexUpkeep, _disk_full
@@ -58,6 +58,7 @@ class Upkeep(SearchIndexUpkeep):
     def keep_headroom(self) -> None:
         """Refuse new writes while the disk lacks the room prune and checkpoints need.
 
+        NearlyFull: ingest answers it, the analyser pauses on it (ops/headroom.py).
         Going below it, the WAL is first copied into the file and emptied, while there is still room
         to: WAL pages that grow the file cannot be copied once the disk is full, and then the WAL
         can never restart, so that not even prune could write (its deletions would have to grow the
@@ -66,18 +67,19 @@ class Upkeep(SearchIndexUpkeep):
         if free is not None and self._give_the_wal_back():
             free = self._free_below_headroom()
         if free is not None:
-            raise StoreUnavailable(
+            raise NearlyFull(
                 f"the disk is nearly full ({free // 1024} KiB free, less than "
-                "TRACEDIFF_MIN_FREE_MB): prune old traces or give it more space"
+                "TRACEDIFF_MIN_FREE_MB): prune old traces or give it more space",
+                free,
             )
         _WAL_GIVEN_BACK.pop(self.path, None)
 
     def settle_when_tight(self) -> None:
         """After a background write below the headroom, checkpoint its WAL pages.
 
-        Copy them into the file at once (see keep_headroom): the analyser goes on folding
-        acknowledged events, and what it wrote must not wait for room that another program may
-        take."""
+        Copy them into the file at once (see keep_headroom): a batch the analyser began above the
+        headroom may end below it, and what it wrote must not wait for room that another program
+        may take."""
         if self._free_below_headroom() is not None:
             self.checkpoint("PASSIVE", required=False)
 
@@ -116,11 +118,30 @@ class Upkeep(SearchIndexUpkeep):
 
         With room on the disk, each deleted event leaves a delete marker in the search index. On a
         tight disk the index is emptied first and rebuilt from the events that stay (see the
-        module)."""
+        module), and the events waiting for projection are folded only once the deletions made
+        room (first, they could take the room the deletions need: the analyser leaves them below
+        TRACEDIFF_MIN_FREE_MB); a second pass then deletes the old among them."""
         # a WAL copied into the file can be reused from its start
         self.checkpoint(required=False)
-        # on a full disk the projection may not fit; pruning still goes on
-        self.catch_up_for_read()
+        tight = self._tight_disk()
+        if not tight:
+            self.catch_up_for_read()
+        deleted = self._prune_pass(before_ts, batch, rules)
+        if tight:
+            # on a full disk the projection may not fit; what it wrote before failing goes back
+            self.catch_up_for_read()
+            self.checkpoint(required=False)
+            if self._traces_before(before_ts):
+                deleted += self._prune_pass(before_ts, batch, rules)
+        return deleted
+
+    def _traces_before(self, before_ts: str) -> bool:
+        """Say whether a trace was last seen before a time."""
+        sql = "SELECT EXISTS (SELECT 1 FROM traces WHERE last_ts < ?)"
+        return bool(self.db.execute(sql, (before_ts,)).fetchone()[0])
+
+    def _prune_pass(self, before_ts: str, batch: int, rules) -> int:
+        """Delete the projected traces last seen before a time; return how many."""
         # a prune stopped on a tight disk left part of the index to rebuild
         self._reindex()
         traces = self.db.execute("SELECT count(*) FROM traces").fetchone()[0]

@@ -26,6 +26,9 @@ def health():
         "static": checks.static(current_app.template_folder, current_app.static_folder),
         "database": database_state(config),
     }
+    paused = analyser_paused(current_app)
+    if paused:
+        found["analyser"] = (False, paused)
     counts = {}
     # the trace count only where reading is open to anyone
     if not token_set(config["READ_TOKENS"]):
@@ -44,6 +47,12 @@ def health():
     problems = [f"{name}: {detail}" for name, (ok, detail) in found.items() if not ok]
     body = {"status": "degraded", "problems": problems} if problems else {"status": "ok"}
     return jsonify({**body, **counts})
+
+
+def analyser_paused(app) -> str | None:
+    """Say why this process's analyser is paused (a nearly full disk), if it is."""
+    analyser = app.extensions.get("tracediff.analyser")
+    return analyser.headroom.problem() if analyser is not None else None
 
 
 def database_state(config) -> tuple[bool, str]:
@@ -101,6 +110,9 @@ def run_checks(app) -> dict:
         try:
             found["database"] = checks.database(store)
             found["analyser"] = checks.analyser(store, config["ANALYZER"], config["READY_MAX_LAG"])
+            if paused := analyser_paused(app):
+                # its lag says whether that takes the node out; the detail says why it grows
+                found["analyser"] = (found["analyser"][0], f"{found['analyser'][1]}; {paused}")
             warnings = crowd_warnings(values.crowds(store, config["CROWD_THRESHOLD"]))
         except StoreUnavailable as error:
             found["analyser"] = (False, f"cannot read the backlog: {error}")
