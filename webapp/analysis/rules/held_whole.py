@@ -47,7 +47,7 @@ def held_whole(value, sent) -> bool:
 
 
 def small_leaves(doc, limit: int = MAX_WRAPPER_LEAVES) -> list | None:
-    """Return the scalars of a small container, or None when it holds more than `limit`."""
+    """Return the scalars of a small container, or None past `limit` of them."""
     out, todo = [], [(doc, 0)]
     while todo:
         node, depth = todo.pop()

@@ -234,7 +234,7 @@ def epoch_unit(number, text: str) -> str | None:
 
 
 def unix_time_of(number, text: str) -> str | None:
-    """Tell whether a number is the Unix time of a date or date-time text, in seconds or ms.
+    """Tell whether a number is a date text's Unix time, in seconds or milliseconds.
 
     Exactly its instant, or for a date alone (`15/11/2026`) its day's first or last second in UTC
     (a layer sends a range's end as 23:59:59): "seconds" or "milliseconds", else None."""
