@@ -58,3 +58,35 @@ def test_a_pair_the_contract_or_the_history_maps_as_it_is_stays_loud_held_whole(
     )
     [(severity, *_)] = changes(result)
     assert severity == "warning"
+
+
+@pytest.mark.parametrize(
+    "value, sent",
+    [
+        # Sentry's MCP server reads the issue out of its URL
+        ("https://acme.sentry.io/issues/BACKEND-1Z43/", "BACKEND-1Z43"),
+        ("projects/acme/locations/eu/queues/billing", "billing"),
+    ],
+)
+def test_a_part_of_an_argument_sent_alone_under_another_name_is_info(value, sent):
+    [(severity, left, right, message)] = changes(
+        call({"issueUrl": value, "t": "x"}, {"issue": sent, "t": "x"})
+    )
+    assert (severity, left, right) == ("info", "/issueUrl", "/issue")
+    assert "a part of the argument sent alone" in message
+
+
+@pytest.mark.parametrize(
+    "value, sent",
+    [
+        # the same field cut short: a value lost, whatever the layer does elsewhere
+        ("Investigating with the payments team.", "Investigating with"),
+        # glued to other letters: a coincidence
+        ("https://acme.sentry.io/issues/WEB-3KQ/", "WEB-3K"),
+    ],
+)
+def test_a_value_cut_short_or_a_part_glued_to_others_stays_a_warning(value, sent):
+    name = "text" if " " in value else "issueUrl"
+    other = "text" if " " in value else "issue"
+    [(severity, *_)] = changes(call({name: value, "t": "x"}, {other: sent, "t": "x"}))
+    assert severity == "warning"

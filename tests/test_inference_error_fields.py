@@ -106,3 +106,15 @@ def test_an_error_answer_left_with_a_code_and_no_text_lost_its_text():
     assert [f["right"]["path"] for f in lost] == ["/message"]
     # a text of its own under another name is another envelope
     assert lost_fields(answer({"detail": "Not found", "code": 20404}), carried) == []
+
+
+def test_a_short_err_is_the_envelopes_text_and_an_answer_without_it_lost_it():
+    # Figma's REST API: `{"status": 404, "err": "Not found"}`
+    def figma(status, err):
+        return answer({"status": status, "err": err}, status)
+
+    carried = learnt(figma(404, "Not found"), figma(429, "Rate limit exceeded"))
+    assert carried == {"/err"}
+    [found] = lost_fields(answer({"status": 403}, 403), carried)
+    assert found["right"] == {"snapshot": "response", "path": "/err"}
+    assert lost_fields(figma(403, "Invalid token"), carried) == []

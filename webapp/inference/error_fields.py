@@ -17,9 +17,9 @@ from .epochs import tagged
 SIDE = "error"
 # earlier error answers before the fields they all carried are the tool's envelope
 MIN_ERROR_ANSWERS = 2
-# The fields that tell an error, wherever a service puts them: the common names, and the page that
-# explains it.
-_TELLING = ERROR_FIELD_NAMES | {"documentationurl", "docurl"}
+# The fields that tell an error, wherever a service puts them: the common names, the short `err`
+# (Figma's `{"status": 404, "err": "Not found"}`, Node's callbacks), and the page that explains it.
+_TELLING = ERROR_FIELD_NAMES | {"err", "documentationurl", "docurl"}
 ERROR_STATUS = 400
 
 
@@ -87,7 +87,7 @@ def _is_text(path: str, value) -> bool:
 
     A message, or an `error` said in words."""
     key = norm_key(path.rsplit("/", 1)[-1])
-    return key in ERROR_TEXT_NAMES or (key in ("error", "errors") and isinstance(value, str))
+    return key in ERROR_TEXT_NAMES or (key in ("error", "errors", "err") and isinstance(value, str))
 
 
 def _top(path: str) -> str:

@@ -15,6 +15,12 @@ SETTLES = (
     "sent whole inside another value: a template or wrapper one call cannot tell from a bug; a "
     "declared transform or the tool's earlier calls would settle it"
 )
+READ_OUT = (
+    "a part of the argument sent alone (an id read out of a URL or a path): one call cannot tell "
+    "it from a wrong value; a declared transform or the tool's earlier calls would settle it"
+)
+# a shorter part meets a longer text by chance (`1` in `v1`)
+_MIN_PART = 3
 
 
 # a wrapper holds the value beside this many settings at most, and texts this short meet by chance
@@ -70,3 +76,20 @@ def only_leaf(doc, depth: int = 0):
             return MISSING
         doc, depth = items[0], depth + 1
     return MISSING if is_container(doc) else doc
+
+
+def read_out(value, sent) -> bool:
+    """Tell whether the request holds a part of a text argument standing apart in it.
+
+    `BACKEND-1Z43` out of `https://acme.sentry.io/issues/BACKEND-1Z43/`: a whole segment, no
+    letter or digit glued to it on either side."""
+    if not (isinstance(value, str) and isinstance(sent, str)) or len(sent) < _MIN_PART:
+        return False
+    at = value.find(sent)
+    while at >= 0:
+        before = value[at - 1] if at else ""
+        after = value[at + len(sent) : at + len(sent) + 1]
+        if not before.isalnum() and not after.isalnum() and sent != value:
+            return True
+        at = value.find(sent, at + 1)
+    return False

@@ -18,8 +18,8 @@ from .arrays import fold_arrays
 from .conversions import unconverted
 from .dropped import Seen, absent_argument, route_selectors
 from .expected import describer, explain
+from .held_whole import READ_OUT, held_whole, read_out
 from .held_whole import SETTLES as HELD_WHOLE
-from .held_whole import held_whole
 from .learnt import learnt_change, learnt_departures
 from .outside_body import pair_wire, quiet_added, wire_change
 from .undecided import (
@@ -226,6 +226,9 @@ def _undecided(pairing, contract, pair: tuple, kind: str, lv, sent: tuple) -> st
     # a date written another way is its format changed, not a template
     if kind == "value_changed" and held_whole(lv, rv):
         return HELD_WHOLE
+    # under another name only: the same field sent shorter is a value cut
+    if kind == "value_changed" and _token(lp) != _token(rp) and read_out(lv, rv):
+        return READ_OUT
     if kind not in ("value_changed", "type_changed"):
         return None
     found = looked_up(pair, lv, read) or timed(lv, read) or dated(lv, read)

@@ -9,8 +9,9 @@ from ...common import jsontext
 
 REDACTED = "[REDACTED]"
 _SEPARATORS = re.compile(r"[-_\s.]")
-# a value's separators: a key's, and the colon ids are written with (`1234-5678`, `1234:5678`)
-_VALUE_SEPARATORS = re.compile(r"[-_\s.:]")
+# a value's separators: a key's, and a colon between two parts (`1234-5678`, `1234:5678`), not one
+# around the value (`:thumbsup:` is `thumbsup` wrapped)
+_VALUE_SEPARATORS = re.compile(r"[-_\s.]|(?<=[^\W_]):(?=[^\W_])")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 
