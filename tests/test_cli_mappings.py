@@ -68,6 +68,20 @@ def test_tools_map_refuses_an_unknown_transform_after_a_field_outside_the_body(d
     )
 
 
+def test_tools_map_reads_a_path_segment_index_as_a_pointer_not_a_division(db_path):
+    # path:/2 (the third segment, findings' own name for it) was read as the key "path" /2
+    result = run("tools", "map", "pay", "invoiceId=path:/2", "amount=path:/3:x100", "--db", db_path)
+    assert result.exit_code == 0, result.output
+    assert "/invoiceId -> path:/2" in result.output and "/amount -> path:/3 (x100)" in result.output
+    assert Store.open(db_path).get_tool("pay")["mapping"] == [
+        {"arguments": "/invoiceId", "request": "path:/2"},
+        {"arguments": "/amount", "request": "path:/3", "transform": "x100"},
+    ]
+    # a body key named "path" scaled by /100 is written as a pointer
+    scaled = run("tools", "map", "pay", "total=/path:/100", "--db", db_path)
+    assert "/total -> /path (/100)" in scaled.output, scaled.output
+
+
 OPENAI_TOOLS = [
     {
         "type": "function",

@@ -537,6 +537,43 @@ def test_words_are_made_before_the_projection_takes_its_lock_and_under_it_when_s
         assert [t["trace_id"] for t in found] == [trace_id]
 
 
+def round_trips(store: Store, step, trace_path) -> tuple[object, list[str]]:
+    """Run `step()`; return what it returned and what the store's connection sent, as libpq traced
+    it: one name a message the client sent (Sync and Query each end a round trip)."""
+    from psycopg import pq
+
+    pgconn = store.db.live().pgconn
+    with open(trace_path, "w") as trace:
+        pgconn.trace(trace.fileno())
+        pgconn.set_trace_flags(pq.Trace.SUPPRESS_TIMESTAMPS | pq.Trace.REGRESS_MODE)
+        try:
+            returned = step()
+        finally:
+            pgconn.untrace()
+    lines = [line.split("\t") for line in trace_path.read_text().splitlines()]
+    return returned, [line[2].strip() for line in lines if line[0] == "F"]
+
+
+def test_a_projection_on_an_empty_queue_opens_no_transaction_in_one_round_trip(pg_url, tmp_path):
+    store, other = Store.open(pg_url), Store.open(pg_url)
+    try:
+        store.add_events(events_of("a" * 32))
+        returned, sent = round_trips(store, store.project_all, tmp_path / "catch-up.trace")
+        assert returned == 1
+        # the catch-up's last step finds the queue empty: no words transaction, no lock one
+        returned, sent = round_trips(store, store.project, tmp_path / "empty.trace")
+        assert returned == 0
+        assert sent.count("Sync") + sent.count("Query") == 1, sent
+        # an event queued by another node is still found and projected
+        other.add_events(events_of("b" * 32))
+        assert store.project() == 1
+        assert store.project() == 0 and not store.behind()
+        assert {t["trace_id"] for t in store.find_traces(_everything())[0]} == {"a" * 32, "b" * 32}
+    finally:
+        store.close()
+        other.close()
+
+
 @pytest.mark.slow
 def test_health_answers_within_its_probe_wait_while_the_database_refuses_connections(pg_url):
     from webapp import create_app

@@ -2,7 +2,7 @@
 
 import hashlib
 import re
-from urllib.parse import parse_qs, quote, urlparse
+from urllib.parse import parse_qs, quote, urljoin, urlparse
 
 import pytest
 from helpers import TRACE, envelope, ndjson, order_call
@@ -418,6 +418,18 @@ def test_a_hostile_tool_name_stays_text_in_the_strip_and_its_bars_link_to_that_t
     assert TRACE in listed_ids(
         client.get(bar.replace("severity=warning&", "")).get_data(as_text=True)
     )
+
+
+def test_a_tool_named_with_dot_segments_links_to_its_own_page_as_a_browser_resolves_it(client):
+    # a browser resolves /tools/x/../findOrders to /tools/findOrders: another tool's page
+    tool = "x/../findOrders"
+    ingest(client, envelope(tool=tool, trace_id="1" * 32), envelope(trace_id="2" * 32))
+    html = client.get("/tools").get_data(as_text=True)
+    link = re.search(r'<a href="([^"]+)"><code>x/\.\./findOrders</code>', html).group(1)
+    resolved = urlparse(urljoin("http://localhost/tools", link))
+    assert resolved.path.startswith("/tools/x")
+    page = client.get(resolved.path).get_data(as_text=True)
+    assert f"<title>{tool} · tracediff</title>" in page
 
 
 def test_control_characters_of_a_payload_are_shown_as_escapes_on_the_page(client):

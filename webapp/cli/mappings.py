@@ -18,9 +18,12 @@ def parse_pair(text: str) -> tuple:
     """Read ARGUMENT=REQUEST[:TRANSFORM].
 
     Plain names are top-level keys, "/a/b" a JSON Pointer."""
+    from ..analysis import LOCATIONS
+
     left, sep, right = text.partition("=")
     head, colon, tail = right.rpartition(":")
-    transform = tail if colon and head and _TRANSFORM.match(tail) else None
+    # path:/2 is the third path segment, never the key "path" divided by 2
+    transform = tail if colon and head not in ("", *LOCATIONS) and _TRANSFORM.match(tail) else None
     if transform:
         right = head
     if not sep or not left or not right:

@@ -83,7 +83,9 @@ def http_error(error: HTTPException):
     message = error.description or error.name
     if error.code == 413:
         message = f"the request body is larger than {current_app.config['MAX_BODY_BYTES']} bytes"
-    return error_response(error.code, http_error_code(error), message, retryable)
+    # what the error says besides its page: a 405's Allow (RFC 9110 asks for it)
+    headers = {k: v for k, v in error.get_headers() if k.lower() != "content-type"}
+    return error_response(error.code, http_error_code(error), message, retryable, headers)
 
 
 def unexpected_error(error: Exception):

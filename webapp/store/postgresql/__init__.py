@@ -146,10 +146,13 @@ class PostgresStore(Store):
     def project(self, limit: int = 5000) -> int:
         """Fold queued events into calls, traces and the search words.
 
-        PROJECT_EVENTS at most a transaction; 0 while another node is at it."""
+        PROJECT_EVENTS at most a transaction; 0 while another node is at it, or nothing is queued
+        (then in one round trip)."""
         limit = min(limit, PROJECT_EVENTS)
-        with self.write() as conn:
-            conn.execute(pg_sql.WORD_QUEUED, (limit,))
+        with self.unavailable_as_error():
+            queued = self.db.execute(pg_sql.WORD_QUEUED, (limit,)).fetchone()[0]
+        if not queued:
+            return 0
         with self.write() as conn:
             if not conn.execute(
                 "SELECT pg_try_advisory_xact_lock(?)", (pg_sql.SUMMARIES_LOCK,)

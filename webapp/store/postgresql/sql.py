@@ -60,10 +60,13 @@ INSERT_EVENTS = f"""WITH r AS (SELECT * FROM json_to_recordset(?::json) AS x(eve
 # The queued events' words (see WORDS), made before the projection takes the one lock of trace
 # summaries all nodes share, each node its own share (SKIP LOCKED): they were 86% of the
 # projection's time under that lock (issue 36: two nodes projected ~400 events/s while taking
-# 1,000); made in the acknowledging insert instead, they cut one node's burst to a third.
-WORD_QUEUED = f"""UPDATE events SET words = {WORDS.format("payload")} WHERE seq IN
+# 1,000); made in the acknowledging insert instead, they cut one node's burst to a third. One
+# statement, its own transaction, that also says whether anything is queued: on an empty queue (the
+# last step of every catch-up) the projection's lock transaction is not opened at all.
+WORD_QUEUED = f"""WITH worded AS (UPDATE events SET words = {WORDS.format("payload")} WHERE seq IN
  (SELECT e.seq FROM projection_queue q JOIN events e ON e.seq = q.seq WHERE e.words IS NULL
-  ORDER BY q.seq LIMIT ? FOR UPDATE OF e SKIP LOCKED)"""
+  ORDER BY q.seq LIMIT ? FOR UPDATE OF e SKIP LOCKED))
+ SELECT EXISTS (SELECT 1 FROM projection_queue)"""
 # The queued events' calls; the words of those still without (queued since, or another node's
 # share in flight) are made here.
 INDEX_EVENTS = f"""WITH indexed AS (UPDATE events SET words = {WORDS.format("payload")}
