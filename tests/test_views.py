@@ -2,7 +2,7 @@
 
 import hashlib
 import re
-from urllib.parse import parse_qs, quote, urlparse
+from urllib.parse import parse_qs, quote, urljoin, urlparse
 
 import pytest
 from helpers import TRACE, envelope, ndjson, order_call
@@ -420,6 +420,18 @@ def test_a_hostile_tool_name_stays_text_in_the_strip_and_its_bars_link_to_that_t
     )
 
 
+def test_a_tool_named_with_dot_segments_links_to_its_own_page_as_a_browser_resolves_it(client):
+    # a browser resolves /tools/x/../findOrders to /tools/findOrders: another tool's page
+    tool = "x/../findOrders"
+    ingest(client, envelope(tool=tool, trace_id="1" * 32), envelope(trace_id="2" * 32))
+    html = client.get("/tools").get_data(as_text=True)
+    link = re.search(r'<a href="([^"]+)"><code>x/\.\./findOrders</code>', html).group(1)
+    resolved = urlparse(urljoin("http://localhost/tools", link))
+    assert resolved.path.startswith("/tools/x")
+    page = client.get(resolved.path).get_data(as_text=True)
+    assert f"<title>{tool} · tracediff</title>" in page
+
+
 def test_control_characters_of_a_payload_are_shown_as_escapes_on_the_page(client):
     ingest(client, envelope(snapshot="request", payload={"a\u0000b": "c\u0000d\u001b[31m"}))
     for view in ("raw", "aligned"):
@@ -570,3 +582,18 @@ def test_a_missing_page_answers_404_in_the_site_layout_and_its_twin_in_json(clie
     assert "<nav>" in html and "Not found" in html and "<script>alert" not in html
     twin = client.get(f"{path}.json")
     assert twin.status_code == 404 and twin.get_json()["error"]["code"] == "not_found"
+
+
+@pytest.mark.parametrize(
+    "path, words",
+    [
+        ("/releases?compare=<b>1</b>", "compare needs release"),
+        (f"/nearest?trace={TRACE}", "the call parameter is missing"),
+    ],
+)
+def test_a_page_asked_for_wrongly_answers_400_in_the_site_layout(client, path, words):
+    response = client.get(path)
+    html = response.get_data(as_text=True)
+    assert response.status_code == 400 and response.mimetype == "text/html"
+    assert "<nav>" in html and "<title>Bad request · tracediff</title>" in html
+    assert words in html and "<b>1</b>" not in html

@@ -178,7 +178,10 @@ def _analyzed(store: Store, calls, budget: float | None, seconds: float | None) 
     for key, call in _in_time_order(inputs):
         if seconds is not None and reached and time.thread_time() - began > seconds:
             break
-        batch.add(key, call, analyze_one(call, batch.contract(call["tool"]), budget))
+        # A call's analysis and observed shape build acyclic dicts: the cyclic collector's passes
+        # over a big call's payloads cost more than they free, and run once the call is done.
+        with jsontext.paused_collector():
+            batch.add(key, call, analyze_one(call, batch.contract(call["tool"]), budget))
         reached[key] = call
     # learnt before saving: when this batch's evidence changes the tool's inferred mapping, its
     # calls are queued again (the save then keeps none of them) and analysed under the new one

@@ -10,6 +10,7 @@ their order and the workers that learnt them.
 from typing import NamedTuple
 
 from ..analysis import template_of
+from ..common.jsontext import paused_collector
 from ..inference import leaves, observe
 from ..inference.epochs import folded, presence_of, release_state
 from ..inference.error_fields import error_presence
@@ -130,15 +131,21 @@ def _counted(state: _State, calls: dict, read: tuple) -> tuple:
         per_call[key] = {}
         if state.unlearnt[key] == UNLEARNT:
             document = read_request(snaps, state.template, requests.get(key))
-            arguments = leaves(snaps["arguments"]["payload"])
-            request = external_leaves(leaves(document))
-            per_call[key] = _observed(arguments, request, known, presence, newest, paired.get(key))
-            # the leaves of lists' items are counted, not paired
-            listed = item_leaves(snaps["arguments"]["payload"])
-            sent = set(external_leaves(dict.fromkeys(item_leaves(document))))
-            paths[key].update(
-                presence_of([*arguments, *listed], [*request, *sent], newest, dropped.get(key, ()))
-            )
+            # a big call's leaves are many small acyclic tuples: no collector passes over them
+            with paused_collector():
+                arguments = leaves(snaps["arguments"]["payload"])
+                request = external_leaves(leaves(document))
+                per_call[key] = _observed(
+                    arguments, request, known, presence, newest, paired.get(key)
+                )
+                # the leaves of lists' items are counted, not paired
+                listed = item_leaves(snaps["arguments"]["payload"])
+                sent = set(external_leaves(dict.fromkeys(item_leaves(document))))
+                paths[key].update(
+                    presence_of(
+                        [*arguments, *listed], [*request, *sent], newest, dropped.get(key, ())
+                    )
+                )
         merge(presence, paths[key])
     return per_call, paths, learnt, releases
 

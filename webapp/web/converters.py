@@ -19,6 +19,15 @@ class ToolName(PathConverter):
 
     regex = r"[^/][\s\S]*?"
 
+    def to_url(self, value: str) -> str:
+        """Quote the name; keep it one segment when a part of it is `.` or `..`.
+
+        A browser resolves `/tools/x/../findOrders` to another tool's page."""
+        url = super().to_url(value)
+        if any(part in (".", "..") for part in value.split("/")):
+            return url.replace("/", "%2F")
+        return url
+
 
 def init_app(app) -> None:
     app.url_map.converters["int"] = AsciiInteger

@@ -95,14 +95,16 @@ class Pairing:
         for lp, lv, rp, rv, how in found:
             self.walk(lp, lv, rp, rv, how)
 
-    def walk(self, lp, lv, rp, rv, how, depth=0) -> None:
-        """Pair two nodes and, unless equal, pair their children."""
+    def walk(self, lp, lv, rp, rv, how, depth=0, differs=False) -> None:
+        """Pair two nodes and, unless equal, pair their children.
+
+        `differs`: the caller knows the two are not equal (no compare of them again)."""
         tick()
         self.pairs[lp], self.back[rp], self.how[lp] = rp, lp, how
         if how not in ("same", "item"):
             # a relocation's finding shows them: no pointer resolved again
             self.values[lp] = (lv, rv)
-        if equal(lv, rv):
+        if not differs and equal(lv, rv):
             self.whole.add(lp)
             return
         if isinstance(lv, list) and isinstance(rv, list):
@@ -121,6 +123,9 @@ class Pairing:
 
     def _objects(self, lp, lv, rp, rv, depth) -> None:
         rest_left, used_right = [], set()
+        # Two unequal objects of one and the same key differ in its value: comparing it again at
+        # each level made 60 nested one-key objects quadratic in their depth (deep_nesting).
+        only_key = len(lv) == 1 and len(rv) == 1
         for key, value in lv.items():
             path = child(lp, key)
             if path in self.claimed_left:
@@ -132,7 +137,7 @@ class Pairing:
                 self.orphans_left.append((path, value, rp))
             elif key in rv and target not in self.claimed_right:
                 used_right.add(key)
-                self.walk(path, value, target, rv[key], "same", depth)
+                self.walk(path, value, target, rv[key], "same", depth, only_key)
             else:
                 rest_left.append(key)
         rest_right = [

@@ -22,7 +22,14 @@ from .held_whole import READ_OUT, held_whole, read_out
 from .held_whole import SETTLES as HELD_WHOLE
 from .learnt import learnt_change, learnt_departures
 from .outside_body import pair_wire, quiet_added, wire_change
-from .undecided import argument_schemas, clamped, looked_up, reshaped, timed
+from .undecided import (
+    argument_schemas,
+    clamped,
+    dated,
+    looked_up,
+    reshaped,
+    timed,
+)
 
 _REPAIRED = ("case", "value", "loose", "shape", "name", "elimination")
 COLLAPSE_AT = 3
@@ -224,7 +231,7 @@ def _undecided(pairing, contract, pair: tuple, kind: str, lv, sent: tuple) -> st
         return READ_OUT
     if kind not in ("value_changed", "type_changed"):
         return None
-    found = looked_up(pair, lv, read) or timed(lv, read)
+    found = looked_up(pair, lv, read) or timed(lv, read) or dated(lv, read)
     # a list in a URL or form is joined as the wire's conventions and the contract's style say
     return found or (reshaped(lv, read) if not in_text(rp) else None)
 

@@ -82,6 +82,8 @@ _EU_GROUPED = re.compile(r"^[+-]?\d{1,3}(\.\d{3})+(,\d+)?$|^[+-]?\d+,\d+$")
 _TIME = re.compile(
     r"^(\d{1,2})(?::(\d{2})(?::(\d{2})(?:[.,](\d+))?)?)?\s*(?:([ap])\.?\s?m\.?)?$", re.I
 )
+# seconds in a day: a date's last second is its first one plus DAY - 1
+DAY = 86400
 _TRUTH = {
     "true": True,
     "yes": True,
@@ -227,6 +229,24 @@ def epoch_unit(number, text: str) -> str | None:
             if abs(moment.timestamp() - seconds) < 1 or (
                 not has_time and moment.date() == datetime.fromtimestamp(seconds, UTC).date()
             ):
+                return unit
+    return None
+
+
+def unix_time_of(number, text: str) -> str | None:
+    """Tell whether a number is a date text's Unix time, in seconds or milliseconds.
+
+    Exactly its instant, or for a date alone (`15/11/2026`) its day's first or last second in UTC
+    (a layer sends a range's end as 23:59:59): "seconds" or "milliseconds", else None."""
+    if isinstance(number, bool) or not isinstance(number, (int, float)):
+        return None
+    for unit, scale in (("seconds", 1), ("milliseconds", 1000)):
+        seconds = number / scale
+        if not 1e8 <= abs(seconds) <= 1e10:
+            continue
+        for moment, has_time in read_dates(text):
+            offset = seconds - moment.timestamp()
+            if abs(offset) < 1e-3 or (not has_time and DAY - 1 <= offset < DAY):
                 return unit
     return None
 
