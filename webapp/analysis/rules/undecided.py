@@ -110,6 +110,12 @@ def _item_text(item) -> str | None:
     return None if leaf is MISSING else as_text(leaf)
 
 
+LOCAL_TIME = (
+    "a time without an offset sent as the same local time in a zone: one call cannot tell the zone "
+    "the layer should read it in; a declared transform or the tool's earlier calls would settle it"
+)
+
+
 def timed(value, sent) -> str | None:
     """Say how a duration written as text was sent as a number of some unit, else None.
 

@@ -184,11 +184,14 @@ def same_local_time(a: str, b: str) -> str | None:
         left, right = datetime.fromisoformat(a.strip()), datetime.fromisoformat(b.strip())
     except ValueError:
         return None
-    if (left.tzinfo is None) == (right.tzinfo is None) or ":" not in a + b:
+    if (left.tzinfo is None) == (right.tzinfo is None):
         return None
-    naive, aware = (left, right) if left.tzinfo is None else (right, left)
+    (naive, text), aware = ((left, a), right) if left.tzinfo is None else ((right, b), left)
+    # a date alone names a day, not a time of it (`2026-03-01` sent at 09:00 is another time)
+    if ":" not in text:
+        return None
     shift = naive.replace(tzinfo=UTC) - aware
-    if shift and abs(shift) <= _MAX_OFFSET and not shift % _OFFSET_STEP:
+    if abs(shift) <= _MAX_OFFSET and not shift % _OFFSET_STEP:
         return "local time, read in a time zone"
     return None
 
