@@ -280,3 +280,34 @@ def test_a_duration_sent_in_a_query_as_seconds_is_info():
 def test_a_duration_sent_as_no_unit_of_it_stays_loud(value, sent):
     result = call({"title": "Standup", "duration": value}, {"title": "Standup", "duration": sent})
     assert [c[1] for c in changes(result)] == ["warning"]
+
+
+@pytest.mark.parametrize(
+    "value, sent",
+    [
+        # Google Calendar's MCP server: the model's local time, read in the calendar's zone
+        ("2026-11-15T09:00:00", "2026-11-15T08:00:00Z"),
+        ("2026-11-15T09:00:00", "2026-11-15T09:00:00Z"),
+        ("2026-11-15T09:00:00", "2026-11-15T14:30:00+05:30"),
+    ],
+)
+def test_a_time_without_an_offset_sent_in_a_zone_is_info_that_says_what_would_settle_it(
+    value, sent
+):
+    result = call({"timeMin": value, "q": "x"}, {"timeMin": sent, "q": "x"})
+    [(kind, severity, message)] = [
+        (f["kind"], f["severity"], f["message"])
+        for f in result["findings"]
+        if f["left"] and f["left"]["path"] == "/timeMin"
+    ]
+    assert (kind, severity) == ("format_changed", "info")
+    assert "the tool's earlier calls would settle it" in message
+
+
+@pytest.mark.parametrize(
+    "value, sent",
+    # another date written another way, a time with an offset moved to another instant
+    [("2026-11-15", "15/11/2026"), ("2026-11-15T09:00:00+01:00", "2026-11-15T09:00:00Z")],
+)
+def test_a_date_written_another_way_or_an_instant_moved_stays_loud(value, sent):
+    assert loud(call({"timeMin": value, "q": "x"}, {"timeMin": sent, "q": "x"}))

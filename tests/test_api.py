@@ -132,6 +132,14 @@ def test_unknown_api_path_and_wrong_method_use_the_error_shape(client):
     assert_error_shape(client.get("/api/v1/ingest"), 405)
 
 
+def test_a_wrong_method_says_which_methods_the_resource_takes(client):
+    # RFC 9110: a 405 carries Allow
+    wrong = client.get("/api/v1/ingest")
+    assert_error_shape(wrong, 405, "method_not_allowed")
+    assert wrong.mimetype == "application/json" and "POST" in wrong.headers["Allow"]
+    assert set(client.post("/api/v1/traces").headers["Allow"].split(", ")) >= {"GET", "HEAD"}
+
+
 def test_trace_list_is_newest_first_and_pages_with_a_cursor(client):
     for n in range(3):
         post(client, ndjson(envelope(trace_id=f"{n:032x}", ts=f"2026-11-2{n}T09:00:00Z")))

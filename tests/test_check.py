@@ -122,7 +122,12 @@ def test_arguments_that_are_not_json_exit_2_in_one_line(tmp_path):
 
 
 def test_usage_errors_exit_2_in_one_line(tmp_path, call):
-    one_line_error(check(), 2, "give fixture FOLDERS, or at least one of --arguments")
+    one_line_error(
+        check(),
+        2,
+        "give fixture FOLDERS, or at least one of --arguments, --request, --url, "
+        "--response, --result",
+    )
     one_line_error(
         check("--arguments", tmp_path / "missing.json"), 2, "missing.json' does not exist"
     )

@@ -323,6 +323,22 @@ def test_secrets_sent_to_the_api_are_never_stored(client):
     assert request["http"]["headers"] == {"Authorization": REDACTED}
 
 
+def test_a_webhook_url_sent_to_the_api_is_stored_without_its_token_and_with_its_ids(client):
+    discord = "https://discord.com/api/webhooks/1098765432109876543/"
+    slack = "https://hooks.slack.com/services/T0123ABCD45/B0456EFGH78/"
+    token = "Xk3_pQ9vL2mN8rT5wY1zA4bC7dE0fG6hJ9kM2nP5qR8sU1vX4yZ7aB0cD3eF6gH9iJ2kL5m"
+    event = envelope(
+        "request",
+        {"content": "deployed", "fallback": slack + "AbCdEfGhIjKlMnOpQrStUvWx"},
+        http={"method": "POST", "url": discord + token + "?wait=true"},
+    )
+    assert client.post("/api/v1/ingest", data=ndjson(event)).status_code == 200
+    call = client.get(f"/api/v1/traces/{event['trace_id']}").get_json()["calls"][0]
+    request = call["snapshots"]["request"]
+    assert request["http"]["url"] == f"{discord}{REDACTED}?wait=true"
+    assert request["payload"] == {"content": "deployed", "fallback": slack + REDACTED}
+
+
 def test_redaction_can_be_switched_off_and_extended_by_settings(tmp_path):
     app = create_app(
         {"TESTING": True, "DATABASE": str(tmp_path / "a.db"), "ANALYZER": "off", "REDACT": False}
@@ -391,6 +407,8 @@ SECRET_VALUES = [
     "ghp_" + "a1B2c3D4e5" * 4,
     "see ?api_key=abc&x=1",
     "AKIAIOSFODNN7EXAMPLE",
+    "https://discord.com/api/webhooks/1098765432109876543/Xk3_pQ9vL2mN8rT5wY1zA4bC7dE0fG6h",
+    "to hooks.slack.com/services/T0123ABCD45/B0456EFGH78/AbCdEfGhIjKlMnOpQrStUvWx",
 ]
 
 

@@ -8,6 +8,8 @@ bug in that path. Secrets are told by their key names and by formats that are se
 prefixes), never by a format ids share.
 """
 
+from urllib.parse import quote
+
 import pytest
 
 from webapp.redaction.redactor import REDACTED, Redactor
@@ -108,3 +110,98 @@ def test_a_secret_under_its_key_is_redacted_beside_the_ids_it_looks_like(key):
         "object_id": IDS["Mongo ObjectId"],
     }
     assert Redactor().value(body) == {**body, key: REDACTED}
+
+
+# Webhook URLs as the vendors issue them, made up: (up to the token, the token, what follows). The
+# token is a secret wherever the URL travels; the ids before it name the destination and stay.
+WEBHOOK_URLS = {
+    "Discord webhook": (
+        "https://discord.com/api/webhooks/1098765432109876543/",
+        "Xk3_pQ9vL2mN8rT5wY1zA4bC7dE0fG6hJ9kM2nP5qR8sU1vX4yZ7aB0cD3eF6gH9iJ2kL5m",
+        "",
+    ),
+    "Discord webhook, versioned API and Slack-compatible": (
+        "https://discord.com/api/v10/webhooks/1098765432109876543/",
+        "aB3dE_fG5hI-jK7lM9nO1pQ3rS5tU7vW9xY1zA3bC5dE7fG9hI1jK3lM5nO7pQ9rS1tU3",
+        "/slack?wait=true",
+    ),
+    "Discord webhook, legacy host": (
+        "https://discordapp.com/api/webhooks/987654321098765432/",
+        "Zz9Yy8Xx7Ww6Vv5Uu4Tt3Ss2Rr1Qq0Pp9Oo8Nn7Mm6Ll5Kk4Jj3Ii2Hh1Gg0Ff9Ee8Dd7Cc6",
+        "",
+    ),
+    "Slack incoming webhook": (
+        "https://hooks.slack.com/services/T0123ABCD45/B0456EFGH78/",
+        "AbCdEfGhIjKlMnOpQrStUvWx",
+        "",
+    ),
+    "Slack workflow webhook": (
+        "https://hooks.slack.com/workflows/T0123ABCD45/A0456EFGH78/456789012345678901/",
+        "q1W2e3R4t5Y6u7I8o9P0a1S2",
+        "",
+    ),
+    "Slack trigger": (
+        "https://hooks.slack.com/triggers/T0123ABCD45/4567890123456/",
+        "0f1e2d3c4b5a69788796a5b4c3d2e1f0",
+        "",
+    ),
+    "Zapier catch hook": ("https://hooks.zapier.com/hooks/catch/1234567/", "3abcd9x", "/"),
+    "IFTTT Maker key": (
+        "https://maker.ifttt.com/trigger/order_shipped/with/key/",
+        "dAbCdEfGhIjKlMnOpQrStU",
+        "",
+    ),
+}
+# the ids of each webhook URL, which stay wherever it travels
+WEBHOOK_IDS = {
+    "Discord webhook": ["1098765432109876543"],
+    "Discord webhook, versioned API and Slack-compatible": ["1098765432109876543", "slack"],
+    "Discord webhook, legacy host": ["987654321098765432"],
+    "Slack incoming webhook": ["T0123ABCD45", "B0456EFGH78"],
+    "Slack workflow webhook": ["T0123ABCD45", "A0456EFGH78", "456789012345678901"],
+    "Slack trigger": ["T0123ABCD45", "4567890123456"],
+    "Zapier catch hook": ["1234567"],
+    "IFTTT Maker key": ["order_shipped"],
+}
+
+
+def webhook_places(url: str) -> dict:
+    """The places a webhook URL travels in a call: a value, a request's URL, a query value and a form
+    field (percent-encoded), a sentence, JSON text logged in a string."""
+    return {
+        "value": {"webhook_url": url},
+        "request": {"method": "POST", "url": url, "body": {"content": "deployed"}},
+        "query": {"url": f"https://api.example.com/v1/hooks?target={quote(url, safe='')}&x=1"},
+        "form": f"name=alerts&url={quote(url, safe='')}&active=1",
+        "sentence": {"text": f"Posted to {url} at 10:00."},
+        "json text": {"log": f'{{"level": "info", "hook": "{url}"}}'},
+    }
+
+
+WEBHOOK_CASES = [(kind, where) for kind in WEBHOOK_URLS for where in webhook_places("x")]
+
+
+@pytest.mark.parametrize("kind,where", WEBHOOK_CASES, ids=[f"{k}-{w}" for k, w in WEBHOOK_CASES])
+def test_a_webhook_urls_token_is_redacted_and_its_ids_kept_wherever_it_travels(kind, where):
+    kept, token, tail = WEBHOOK_URLS[kind]
+    redacted = str(Redactor().value(webhook_places(kept + token + tail)[where]))
+    assert token not in redacted
+    assert all(id_ in redacted for id_ in WEBHOOK_IDS[kind]), redacted
+
+
+@pytest.mark.parametrize("kind", list(WEBHOOK_URLS))
+def test_a_webhook_url_keeps_all_but_its_token_as_written(kind):
+    kept, token, tail = WEBHOOK_URLS[kind]
+    payload = webhook_places(kept + token + tail)
+    for where in ("value", "request", "sentence"):
+        assert Redactor().value(payload[where]) == webhook_places(kept + REDACTED + tail)[where]
+
+
+def test_other_urls_of_the_webhook_hosts_are_kept():
+    for url in (
+        "https://discord.com/channels/1098765432109876543/1098765432109876544",
+        "https://discord.com/api/v10/channels/1098765432109876543/messages",
+        "https://hooks.slack.com/",
+        "https://discord.com/api/webhooks/1098765432109876543",
+    ):
+        assert Redactor().value({"url": url}) == {"url": url}

@@ -582,3 +582,18 @@ def test_a_missing_page_answers_404_in_the_site_layout_and_its_twin_in_json(clie
     assert "<nav>" in html and "Not found" in html and "<script>alert" not in html
     twin = client.get(f"{path}.json")
     assert twin.status_code == 404 and twin.get_json()["error"]["code"] == "not_found"
+
+
+@pytest.mark.parametrize(
+    "path, words",
+    [
+        ("/releases?compare=<b>1</b>", "compare needs release"),
+        (f"/nearest?trace={TRACE}", "the call parameter is missing"),
+    ],
+)
+def test_a_page_asked_for_wrongly_answers_400_in_the_site_layout(client, path, words):
+    response = client.get(path)
+    html = response.get_data(as_text=True)
+    assert response.status_code == 400 and response.mimetype == "text/html"
+    assert "<nav>" in html and "<title>Bad request · tracediff</title>" in html
+    assert words in html and "<b>1</b>" not in html

@@ -419,7 +419,8 @@ UPDATE_TICKET = Tool(
             "/comment_public",
             "/ticket/comment/public",
         ),
-        Bug("dropped", drop("body", "/ticket/status"), "/status", "/ticket/status", single=True),
+        # optional: one call cannot tell it consumed from lost (issue 32, item 2)
+        Bug("dropped", drop("body", "/ticket/status"), "/status", "/ticket/status"),
         Bug(
             "type_changed",
             edit("body", "/ticket/assignee_id", as_string),

@@ -292,11 +292,12 @@ def check(
         raise click.UsageError(str(error)) from None
     if folders and (any(files.values()) or http):
         raise click.UsageError(
-            "give fixture FOLDERS or --arguments/--request/--response files, not both"
+            "give fixture FOLDERS or --arguments/--request/--response/--result files, not both"
         )
     if not folders and not (any(files.values()) or http):
         raise click.UsageError(
-            "give fixture FOLDERS, or at least one of --arguments, --request, --url, --response"
+            "give fixture FOLDERS, or at least one of --arguments, --request, --url, --response, "
+            "--result"
         )
     if result_is_error is not None and result is None:
         raise click.UsageError(

@@ -37,6 +37,7 @@ from .rules import (
     replace_token,
 )
 from .urls import REDACTED, is_url, redact_url, redact_urls_in
+from .webhooks import WEBHOOK_HOSTS, redact_webhook_tokens
 
 # free text of an event's envelope, shown on pages and in alerts
 ENVELOPE_TEXTS = ("tool", "source", "release")
@@ -177,6 +178,7 @@ class Redactor:
         """
         if not is_url(url):
             return self._string(url)
+        url = redact_webhook_tokens(url)
         marked = frozenset(keys)
         secret_key = self.is_query_secret
         if marked:
@@ -252,6 +254,8 @@ class Redactor:
         # redacting twice changes nothing
         if _AUTH_VALUE.fullmatch(text) and not text.rstrip().endswith(REDACTED):
             return REDACTED
+        # a webhook URL's token, its ids kept (the URL pass below reads each segment alone)
+        text = redact_webhook_tokens(text)
         # each part of a URL, decoded: a token glued to a path word or percent-encoded
         if "://" in text:
             text = redact_urls_in(text, self._part, self.is_query_secret)
@@ -343,6 +347,7 @@ def _suspect_pattern(keys: frozenset[str]):
     pattern = "|".join(
         [
             *literals,
+            WEBHOOK_HOSTS,
             _DIGIT_RUN,
             _USERINFO,
             _ESCAPED_ASCII,

@@ -117,7 +117,6 @@ TOKEN_PATTERNS = (
     (("ghp_", "gho_", "ghu_", "ghs_", "ghr_"), r"gh[pousr]_[A-Za-z0-9]{30,}", None),
     (("github_pat_",), r"github_pat_[A-Za-z0-9_]{22,}", None),
     (("xox",), r"xox[abposr]-[A-Za-z0-9-]{10,}", None),
-    (("hooks.slack.com",), r"hooks\.slack\.com/services/[A-Za-z0-9_/]+", None),
     (
         ("AKIA", "ASIA", "ABIA", "ACCA", "A3T"),
         r"(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}",

@@ -12,6 +12,9 @@ from .errors import ApiError, error_response, http_error_code
 from .metrics import note_store_unavailable
 from .paths import API_PREFIXES
 
+# the page errors a person meets by following or editing a link, shown in the site's layout
+PAGE_TITLES = {400: "Bad request", 404: "Not found"}
+
 
 def init_app(app) -> None:
     """Register the error handlers on the app."""
@@ -76,14 +79,19 @@ def http_error(error: HTTPException):
     """Answer every HTTP error of the API in the one JSON shape."""
     if not wants_json():
         # a page in the site's layout, not the bare Werkzeug one
-        if error.code == 404:
-            return render_template("not_found.html", message=error.description), 404
+        if error.code in PAGE_TITLES:
+            page = render_template(
+                "http_error.html", title=PAGE_TITLES[error.code], message=error.description
+            )
+            return page, error.code
         return error
     retryable = error.code in (429, 503)
     message = error.description or error.name
     if error.code == 413:
         message = f"the request body is larger than {current_app.config['MAX_BODY_BYTES']} bytes"
-    return error_response(error.code, http_error_code(error), message, retryable)
+    # what the error says besides its page: a 405's Allow (RFC 9110 asks for it)
+    headers = {k: v for k, v in error.get_headers() if k.lower() != "content-type"}
+    return error_response(error.code, http_error_code(error), message, retryable, headers)
 
 
 def unexpected_error(error: Exception):

@@ -13,7 +13,8 @@ An optional argument is lost, not consumed, where the call shows it: a request f
 explains has its type (a name or value changed on the way), or a write's body holds no value at all.
 
 A required argument that picks the route is no field of the request either: an operation selector
-(`"method": "create"` out of `create`, `update`) whose value the HTTP method agrees with.
+(`"method": "create"` out of `create`, `update`, or any verb under a name such as `method` or
+`action` where no values are declared) whose value the HTTP method agrees with.
 """
 
 from dataclasses import dataclass, field
@@ -44,6 +45,8 @@ _VERBS = {
 # RPC-style APIs update through POST too
 _VERBS["POST"] += _VERBS["PATCH"]
 _ALL_VERBS = frozenset().union(*_VERBS.values())
+# the names of an argument that selects the operation to run, compared as norm_key does
+_SELECTOR_NAMES = frozenset(("method", "action", "operation", "op", "verb", "operationtype"))
 # bounds on a schema walked for the names it declares
 _MAX_NAMES, _MAX_NODES = 2000, 5000
 
@@ -231,7 +234,8 @@ def _picks_the_route(path: str, value, schema, http_method: str | None) -> str |
         (http_method or "").upper(), ()
     ):
         return None
-    for sub in field_schemas(schema, path):
+    subs = field_schemas(schema, path)
+    for sub in subs:
         options = sub.get("enum") if isinstance(sub.get("enum"), list) else None
         if (
             options
@@ -239,6 +243,9 @@ def _picks_the_route(path: str, value, schema, http_method: str | None) -> str |
             and all(isinstance(o, str) and o.lower() in _ALL_VERBS for o in options)
         ):
             return http_method.upper()
+    # no values declared: the argument's name says it selects the operation (`method: "list"`)
+    if norm_key(last(path) or "") in _SELECTOR_NAMES and not any(sub.get("enum") for sub in subs):
+        return http_method.upper()
     return None
 
 

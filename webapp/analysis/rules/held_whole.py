@@ -23,18 +23,49 @@ READ_OUT = (
 _MIN_PART = 3
 
 
+# a wrapper holds the value beside this many settings at most, and texts this short meet by chance
+MAX_WRAPPER_LEAVES = 4
+MIN_WRAPPED_TEXT = 3
+
+
 def held_whole(value, sent) -> bool:
     """Tell whether a scalar argument reached the request whole inside another value.
 
-    Inside a longer text, or as the only value of a container."""
+    Inside a longer text, as the only value of a container, or as the one text of a small
+    container beside its settings."""
     if isinstance(value, bool) or value is None or is_container(value) or value == sent:
         return False
     if isinstance(value, str) and isinstance(sent, str):
         return bool(value.strip()) and value in sent
     if is_container(sent):
         only = only_leaf(sent)
-        return only is not MISSING and only == value and type(only) is type(value)
+        if only is not MISSING:
+            return only == value and type(only) is type(value)
+        # a text wrapped with a few settings beside it (`{"body": note, "public": true}`)
+        found = small_leaves(sent)
+        return (
+            isinstance(value, str)
+            and len(value.strip()) >= MIN_WRAPPED_TEXT
+            and found is not None
+            and sum(1 for leaf in found if leaf == value and isinstance(leaf, str)) == 1
+        )
     return False
+
+
+def small_leaves(doc, limit: int = MAX_WRAPPER_LEAVES) -> list | None:
+    """Return the scalars of a small container, or None past `limit` of them."""
+    out, todo = [], [(doc, 0)]
+    while todo:
+        node, depth = todo.pop()
+        if is_container(node):
+            if depth >= 4:
+                return None
+            todo += [(v, depth + 1) for v in (node.values() if isinstance(node, dict) else node)]
+        elif len(out) == limit:
+            return None
+        else:
+            out.append(node)
+    return out
 
 
 def only_leaf(doc, depth: int = 0):

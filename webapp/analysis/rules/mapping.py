@@ -10,6 +10,7 @@ from ..pairing.walk import Pairing
 from ..schemas.declared import declares
 from ..values.classify import classify
 from ..values.json_values import is_container, key_style, norm_key, show
+from ..values.readings import same_local_time
 from ..values.transforms import shared_transform, transform_of
 from ..wire.locations import TEXT_ROOTS, body_part, in_text, internal, is_request_path
 from ..wire.request import is_graphql
@@ -22,7 +23,15 @@ from .held_whole import READ_OUT, held_whole, read_out
 from .held_whole import SETTLES as HELD_WHOLE
 from .learnt import learnt_change, learnt_departures
 from .outside_body import pair_wire, quiet_added, wire_change
-from .undecided import argument_schemas, clamped, looked_up, reshaped, timed
+from .undecided import (
+    LOCAL_TIME,
+    argument_schemas,
+    clamped,
+    dated,
+    looked_up,
+    reshaped,
+    timed,
+)
 
 _REPAIRED = ("case", "value", "loose", "shape", "name", "elimination")
 COLLAPSE_AT = 3
@@ -222,9 +231,11 @@ def _undecided(pairing, contract, pair: tuple, kind: str, lv, sent: tuple) -> st
     # under another name only: the same field sent shorter is a value cut
     if kind == "value_changed" and _token(lp) != _token(rp) and read_out(lv, rv):
         return READ_OUT
+    if kind == "format_changed" and isinstance(lv, str) and isinstance(read, str):
+        return LOCAL_TIME if same_local_time(lv, read) else None
     if kind not in ("value_changed", "type_changed"):
         return None
-    found = looked_up(pair, lv, read) or timed(lv, read)
+    found = looked_up(pair, lv, read) or timed(lv, read) or dated(lv, read)
     # a list in a URL or form is joined as the wire's conventions and the contract's style say
     return found or (reshaped(lv, read) if not in_text(rp) else None)
 

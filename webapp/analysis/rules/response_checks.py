@@ -267,6 +267,10 @@ def _echo(rq, a, rs, b, echo: Echo, depth=0) -> None:
             if key in b:
                 _echo(child(rq, key), value, child(rs, key), b[key], echo, depth + 1)
     elif isinstance(a, list) and isinstance(b, list):
+        if _same_set(a, b):
+            # a set of values echoed in the server's own order (tags sorted)
+            echo.whole.add(rq)
+            return
         for i, j in pair_items(a, b):
             _echo(child(rq, i), a[i], child(rs, j), b[j], echo, depth + 1)
     elif not is_container(a) and echo.findings is not None:
@@ -288,6 +292,13 @@ def _echo(rq, a, rs, b, echo: Echo, depth=0) -> None:
                     f"{name}: request sent {show(a)}, response echoed {show(b)}",
                 )
             )
+
+
+def _same_set(a: list, b: list) -> bool:
+    """Tell whether two lists of scalars hold the same values in another order."""
+    if len(a) != len(b) or len(a) < 2 or any(is_container(x) for x in a + b):
+        return False
+    return sorted(map(repr, a)) == sorted(map(repr, b))
 
 
 def echo_from(pairs, request, response) -> Echo:

@@ -19,7 +19,7 @@ from ...common import jsontext
 from ...common.pointers import MISSING, tokens
 from ..schemas.declared import field_schemas
 from ..values.json_values import is_container, is_number, norm_key, same
-from ..values.readings import read_number
+from ..values.readings import read_number, unix_time_of
 from ..wire.values import as_text
 from .held_whole import only_leaf
 
@@ -110,6 +110,12 @@ def _item_text(item) -> str | None:
     return None if leaf is MISSING else as_text(leaf)
 
 
+LOCAL_TIME = (
+    "a time without an offset sent as the same local time in a zone: one call cannot tell the zone "
+    "the layer should read it in; a declared transform or the tool's earlier calls would settle it"
+)
+
+
 def timed(value, sent) -> str | None:
     """Say how a duration written as text was sent as a number of some unit, else None.
 
@@ -129,6 +135,24 @@ def timed(value, sent) -> str | None:
                 "calls would settle it"
             )
     return None
+
+
+def dated(value, sent) -> str | None:
+    """Say how a date (or date-time) text and a number are one moment, else None.
+
+    `"15/11/2026"` -> `1794700800` (the day's first second), `1794700800` ->
+    `"2026-11-15T00:00:00.000Z"`: the Unix time of exactly that moment, or of a date's first or last
+    second."""
+    if isinstance(value, str) and is_number(sent):
+        text, number, what = value, sent, "a date sent as a Unix time"
+    elif is_number(value) and isinstance(sent, str):
+        text, number, what = sent, value, "a Unix time sent as a date"
+    else:
+        return None
+    unit = unix_time_of(number, text)
+    if unit is None:
+        return None
+    return f"{what} (in {unit}): {SETTLES.format('the form', 'the other made')}"
 
 
 def read_duration(text: str) -> float | None:

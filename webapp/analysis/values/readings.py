@@ -82,6 +82,8 @@ _EU_GROUPED = re.compile(r"^[+-]?\d{1,3}(\.\d{3})+(,\d+)?$|^[+-]?\d+,\d+$")
 _TIME = re.compile(
     r"^(\d{1,2})(?::(\d{2})(?::(\d{2})(?:[.,](\d+))?)?)?\s*(?:([ap])\.?\s?m\.?)?$", re.I
 )
+# seconds in a day: a date's last second is its first one plus DAY - 1
+DAY = 86400
 _TRUTH = {
     "true": True,
     "yes": True,
@@ -182,11 +184,14 @@ def same_local_time(a: str, b: str) -> str | None:
         left, right = datetime.fromisoformat(a.strip()), datetime.fromisoformat(b.strip())
     except ValueError:
         return None
-    if (left.tzinfo is None) == (right.tzinfo is None) or ":" not in a + b:
+    if (left.tzinfo is None) == (right.tzinfo is None):
         return None
-    naive, aware = (left, right) if left.tzinfo is None else (right, left)
+    (naive, text), aware = ((left, a), right) if left.tzinfo is None else ((right, b), left)
+    # a date alone names a day, not a time of it (`2026-03-01` sent at 09:00 is another time)
+    if ":" not in text:
+        return None
     shift = naive.replace(tzinfo=UTC) - aware
-    if shift and abs(shift) <= _MAX_OFFSET and not shift % _OFFSET_STEP:
+    if abs(shift) <= _MAX_OFFSET and not shift % _OFFSET_STEP:
         return "local time, read in a time zone"
     return None
 
@@ -227,6 +232,24 @@ def epoch_unit(number, text: str) -> str | None:
             if abs(moment.timestamp() - seconds) < 1 or (
                 not has_time and moment.date() == datetime.fromtimestamp(seconds, UTC).date()
             ):
+                return unit
+    return None
+
+
+def unix_time_of(number, text: str) -> str | None:
+    """Tell whether a number is a date text's Unix time, in seconds or milliseconds.
+
+    Exactly its instant, or for a date alone (`15/11/2026`) its day's first or last second in UTC
+    (a layer sends a range's end as 23:59:59): "seconds" or "milliseconds", else None."""
+    if isinstance(number, bool) or not isinstance(number, (int, float)):
+        return None
+    for unit, scale in (("seconds", 1), ("milliseconds", 1000)):
+        seconds = number / scale
+        if not 1e8 <= abs(seconds) <= 1e10:
+            continue
+        for moment, has_time in read_dates(text):
+            offset = seconds - moment.timestamp()
+            if abs(offset) < 1e-3 or (not has_time and DAY - 1 <= offset < DAY):
                 return unit
     return None
 

@@ -15,6 +15,8 @@ _FORM_TEXT = re.compile(r"^[^=&\s]+=[^&\s]*(&[^=&\s]+=[^&\s]*)*$")
 _VARIABLE = re.compile(r"\{([^{}/]+)\}")
 _VERSION = re.compile(r"^v\d+(\.\d+)*$", re.IGNORECASE)
 _DIGIT = re.compile(r"\d")
+# the format suffixes a route may write after a path segment's value
+_FORMATS = frozenset(("json", "xml", "csv", "txt", "yaml", "yml", "html", "atom", "rss"))
 _LINEAR = re2.Options()
 _LINEAR.log_errors = False
 # query parameters or form fields read per request; the rest is not compared
@@ -34,6 +36,9 @@ HEADERS = (
     "content-type",
 )
 _HEADER_ID = re.compile(r"^x-[a-z0-9-]*-(id|key)$")
+# the API version a layer pins (`Square-Version`, `Notion-Version`, `X-GitHub-Api-Version`): a
+# constant its history can miss when a release drops it
+_HEADER_VERSION = re.compile(r"^[a-z0-9-]*version$")
 _SECRET_HEADER = re.compile(
     r"(auth|token|secret|api-?key|cookie|signature|password)", re.IGNORECASE
 )
@@ -198,6 +203,10 @@ def variable_segments(path: str, values: set[str]) -> dict:
     (`v1`)."""
     out = {}
     for index, segment in enumerate(segments(path)):
+        if segment not in values:
+            # `/tickets/35436.json`: a format suffix after the value, as Rails-style routes write
+            stem, dot, suffix = segment.rpartition(".")
+            segment = stem if dot and stem and suffix.lower() in _FORMATS else segment
         if segment in values or (_DIGIT.search(segment) and not _VERSION.match(segment)):
             out[str(index)] = segment
     return out
@@ -206,12 +215,12 @@ def variable_segments(path: str, values: set[str]) -> dict:
 def read_headers(headers) -> dict:
     """Return the comparable request headers, names lower-cased.
 
-    Ids, preconditions, content type."""
+    Ids, preconditions, content type, the API version."""
     out = {}
     for name, value in (headers or {}).items():
         low = str(name).lower()
         if (
-            (low in HEADERS or _HEADER_ID.match(low))
+            (low in HEADERS or _HEADER_ID.match(low) or _HEADER_VERSION.match(low))
             and not _SECRET_HEADER.search(low)
             and isinstance(value, str)
         ):
