@@ -66,7 +66,7 @@ class Seen:
 
     @cached_property
     def mapped(self) -> dict[str, str]:
-        """Return {argument path: why it travels} of the contract's mapping, first entry first."""
+        """Return {argument path: why it travels} of the contract's mapping (first wins)."""
         out: dict[str, str] = {}
         for m in self.contract.get("mapping") or ():
             if (
