@@ -2,10 +2,11 @@
 
 A date sent as its Unix time, an id in a path segment with a format suffix (`/issues/4211.json`), an
 operation selector named `action` with no values declared, a text wrapped with a setting beside it,
-a set echoed in the server's own order, the API version header a layer pins. Each is quiet (or info)
-one call at a time; the same shape built wrong stays loud (issue 32, item 2). The shapes come from
-public API documentation (Mailchimp's `since_*` dates, Redmine's `.json` routes, Freshdesk notes,
-GitHub labels, Notion's version header), none from the real-layer corpus.
+a list joined into a search value under another key, a set echoed in the server's own order, the API
+version header a layer pins. Each is quiet (or info) one call at a time; the same shape built wrong
+stays loud (issue 32, item 2). The shapes come from public API documentation (Mailchimp's `since_*`
+dates, Redmine's `.json` routes, Freshdesk notes, GitHub labels, Notion's version header), none
+from the real-layer corpus.
 """
 
 from webapp.analysis import analyze_call
@@ -152,3 +153,24 @@ def test_the_api_version_header_is_read_with_the_comparable_headers():
         "notion-version": "2022-06-28",
         "x-github-api-version": "2022-11-28",
     }
+
+
+# --- a list joined into one text under another key ------------------------------------------------
+
+
+def test_a_list_joined_into_a_search_value_under_another_key_is_info():
+    args = {"labels": ["bug", "ui"], "team": "core"}
+    body = {"query": {"team": "core", "match": {"value": "bug|ui"}}}
+    found = call(args, body)
+    assert loud(found) == []
+    assert ("type_changed", "info", "/labels", "/query/match/value") in [
+        (f["kind"], f["severity"], f["left"]["path"], f["right"]["path"])
+        for f in found["findings"]
+        if f["left"] and f["right"]
+    ]
+
+
+def test_a_joined_text_of_other_items_leaves_the_list_dropped():
+    args = {"labels": ["bug", "ui"], "team": "core"}
+    body = {"query": {"team": "core", "match": {"value": "bug|docs"}}}
+    assert ("dropped", "/labels") in loud(call(args, body))

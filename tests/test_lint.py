@@ -705,6 +705,18 @@ def test_an_operation_may_be_named_by_method_and_path():
     assert found == {("enum_mismatch", "info", "/currency", "/currency")}
 
 
+def test_an_operation_with_an_operation_id_may_be_named_by_method_and_path_too():
+    # `GET /orders` was refused as "no operation 'GET /orders' (it has: search_orders)"
+    tools = copy.deepcopy(MATCHING[1:])
+    by_path = mismatches(
+        tools, INVOICES, mapping=TOTAL_X100, operations={"createInvoice": "post /v1/invoices"}
+    )
+    by_id = mismatches(
+        tools, INVOICES, mapping=TOTAL_X100, operations={"createInvoice": "createInvoice"}
+    )
+    assert by_path == by_id == {("enum_mismatch", "info", "/currency", "/currency")}
+
+
 @pytest.mark.parametrize(("shape", "line"), [(lambda t: t, 9), (as_anthropic, 7), (as_mcp, 9)])
 def test_github_annotations_land_on_the_line_declaring_the_argument_in_the_tools_file(
     tmp_path, shape, line

@@ -35,8 +35,7 @@ OPERATION_OPTION = click.option(
     multiple=True,
     metavar="TOOL=OPERATION_ID",
     callback=_operations,
-    help="Map a tool name to an OpenAPI operationId, or to `METHOD /path` for an operation without "
-    "one "
+    help="Map a tool name to an OpenAPI operationId, or to the operation's `METHOD /path` "
     "('adoptObserved=POST /api/v1/tools/{name}/observed/adopt'; repeatable).",
 )
 

@@ -25,6 +25,7 @@ def tools_from_openapi(doc: dict, operations: dict[str, str] | None = None) -> d
         )
     found = _openapi_operations(doc)
     wanted = operations or {op_id: op_id for op_id in found}
+    wanted = {tool: _named(found, op_id) for tool, op_id in wanted.items()}
     for tool, op_id in wanted.items():
         if op_id not in found:
             known = ", ".join(sorted(found)[:20]) or "none"
@@ -62,7 +63,8 @@ def form_schema(doc: dict, operation_id: str) -> dict | None:
 
     A contract keeps no schema for a form body (the analysis reads its fields as `form:/name`);
     `tracediff lint` compares a tool's arguments with them."""
-    found = _openapi_operations(doc).get(operation_id)
+    operations = _openapi_operations(doc)
+    found = operations.get(_named(operations, operation_id))
     body = found[1].get("requestBody") if found else None
     body, _ = _follow(doc, body, "requestBody") if isinstance(body, dict) else (None, None)
     content = body.get("content") if isinstance(body, dict) else None
@@ -116,6 +118,17 @@ def _openapi_operations(doc: dict) -> dict[str, tuple]:
                     item,
                 )
     return found
+
+
+def _named(found: dict, name: str) -> str:
+    """Return the key of the operation a name means: its operationId or `METHOD /path`.
+
+    The method in any case; a name that means none is returned as it is."""
+    if name in found:
+        return name
+    method, _, path = name.partition(" ")
+    spelled = f"{method.lower()} {path}"
+    return next((key for key, op in found.items() if f"{op[3]} {op[2]}" == spelled), name)
 
 
 def _operation_id(op: dict, method: str, path: str, where: str) -> str:

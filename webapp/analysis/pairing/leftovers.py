@@ -2,6 +2,8 @@
 
 Equal values moved or renamed, shapes, look-alikes."""
 
+from collections import Counter
+
 from ...common import jsontext
 from ...common.pointers import ancestors, child, last, parent
 from ..budget import tick
@@ -10,6 +12,11 @@ from ..values.readings import read_number
 from .renames import pair_by_names, pair_lists, pair_scalars
 
 MAX_NODES = 200_000
+# the separators a layer joins a list's items with, and the shortest joined text paired by them
+JOINERS = (",", ", ", ";", "; ", "|", " ", "\n")
+MIN_JOINED = 3
+# the most items a list joined into one text is looked for with
+MAX_JOINED_ITEMS = 50
 _PLAIN = {str, int, bool, type(None)}
 
 
@@ -41,6 +48,7 @@ class Leftovers:
         for _ in range(3):
             if not (self._by_key(_exact_key, "value") | self._shapes()):
                 break
+        self._joined_lists()
         self._by_key(_loose_key, "loose")
         pair_scalars(self, self.describe)
 
@@ -136,6 +144,33 @@ class Leftovers:
         for side, path in ((0, lp), (1, rp)):
             self.touched[side].update(ancestors(path))
         self.p.walk(lp, lv, rp, rv, how)
+
+    def _joined_lists(self) -> None:
+        """Pair a list of texts with the one text that joins its items, under any key.
+
+        `keywords: ["refund", "trial"]` -> `value: "refund|trial"`, a one-item list with its item;
+        each side's only match."""
+        lists = [
+            (path, value, texts)
+            for path, value in self.nodes(0)
+            if isinstance(value, list) and (texts := _item_texts(value))
+        ]
+        if not lists:
+            return
+        texts = {}
+        for path, value in self.nodes(1, scalars_only=True):
+            if isinstance(value, str) and len(value) >= MIN_JOINED:
+                texts.setdefault(value, []).append(path)
+        found = [
+            (lp, lv, rp, text)
+            for lp, lv, items in lists
+            for text in {sep.join(items) for sep in JOINERS}
+            for rp in texts.get(text, ())
+        ]
+        lefts, rights = Counter(m[0] for m in found), Counter(m[2] for m in found)
+        for lp, lv, rp, rv in found:
+            if lefts[lp] == 1 and rights[rp] == 1 and self.free(0, lp) and self.free(1, rp):
+                self.pair(lp, lv, rp, rv, "value")
 
     def _by_key(self, keyer, how) -> bool:
         found = {}
@@ -299,4 +334,16 @@ def remaining(leftovers: Leftovers, side: int) -> list[tuple[str, object]]:
                 stack += [(child(path, k), v) for k, v in reversed(value.items())]
             elif isinstance(value, list):
                 stack += [(child(path, i), v) for i, v in reversed(list(enumerate(value)))]
+    return out
+
+
+def _item_texts(items: list) -> list[str] | None:
+    """Return the texts of a list of plain texts and numbers, else None."""
+    if not 0 < len(items) <= MAX_JOINED_ITEMS:
+        return None
+    out = []
+    for item in items:
+        if isinstance(item, bool) or not isinstance(item, (str, int)) or item == "":
+            return None
+        out.append(str(item))
     return out
