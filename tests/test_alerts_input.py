@@ -259,3 +259,13 @@ def test_listing_no_rules_says_so_and_how_to_add_one(tmp_path):
     # the hint goes to stderr: stdout stays one rule a line for scripts
     assert listed.exit_code == 0 and listed.stdout == ""
     assert "no alert rules; add one with tracediff alerts add URL" in listed.stderr
+
+
+def test_a_rule_filter_s_control_characters_are_listed_as_escapes(tmp_path):
+    db, tool = str(tmp_path / "a.db"), "find\x1b]0;owned\x07Orders"
+    added = CliRunner().invoke(
+        main, ["alerts", "add", "http://127.0.0.1:9/x", "--tool", tool, "--db", db], env=LOCAL
+    )
+    assert added.exit_code == 0, added.output
+    listed = CliRunner().invoke(main, ["alerts", "list", "--db", db]).stdout
+    assert "tool=find\\u001b]0;owned\\u0007Orders" in listed and "\x07" not in listed

@@ -1,5 +1,7 @@
 """The JSON API through the Flask test client, on a real SQLite file."""
 
+from urllib.parse import quote
+
 import orjson
 import pytest
 from helpers import TRACE, envelope, ndjson, order_call
@@ -404,6 +406,18 @@ def test_a_number_past_what_a_double_holds_is_refused_not_stored_as_null(client,
 def test_a_tool_name_that_ends_as_a_tools_own_route_is_refused(client, name):
     error = assert_error_shape(client.put(f"/api/v1/tools/{name}", json=CONTRACT), 400, "bad_name")
     assert name in error["message"]
+    tools = [{"name": name, "input_schema": {"type": "object"}}]
+    assert_error_shape(client.post("/api/v1/tools/import", json=tools), 400, "bad_name")
+    assert client.get("/api/v1/tools").get_json()["tools"] == []
+
+
+@pytest.mark.parametrize("name", ["a\x1b]0;owned\x07b", "line\nbreak", "nul\x00"])
+def test_a_tool_name_no_event_could_carry_is_refused(client, name):
+    # ingest takes printable tool names only; a contract under another was shown raw in a terminal
+    error = assert_error_shape(
+        client.put(f"/api/v1/tools/{quote(name, safe='')}", json=CONTRACT), 400, "bad_name"
+    )
+    assert "printable" in error["message"]
     tools = [{"name": name, "input_schema": {"type": "object"}}]
     assert_error_shape(client.post("/api/v1/tools/import", json=tools), 400, "bad_name")
     assert client.get("/api/v1/tools").get_json()["tools"] == []

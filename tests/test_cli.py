@@ -270,6 +270,13 @@ def test_tools_import_maps_operations_of_the_openapi_document_among_tool_definit
     assert contract["request_schema"]["required"] == ["customer_email"]
 
 
+def test_tools_import_refuses_a_tool_name_with_control_characters(tmp_path, db_path):
+    tools = write(tmp_path, "tools.json", [{"name": "send\x1b[2JEmail", "input_schema": {}}])
+    result = run("tools", "import", tools, "--db", db_path)
+    assert_clean_error(result, 1, "printable")
+    assert "\x1b" not in result.output and Store.open(db_path).list_tools() == []
+
+
 def test_tools_import_of_an_operation_without_an_openapi_document_names_the_mistake(
     tmp_path, db_path
 ):

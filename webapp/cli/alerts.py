@@ -93,6 +93,7 @@ def list_rules(database):
     Id, format, URL (secrets masked), events, every filter, state."""
     from ..alerts.rules import filters_text
     from ..alerts.secrets import public
+    from ..reports.text import one_line
 
     rules = _store(database)[1].list_rules()
     if not rules:
@@ -103,7 +104,7 @@ def list_rules(database):
             f"paused ({rule['held']} held): {rule['pause_reason']}" if rule["paused"] else "active"
         )
         shown = (rule["id"], rule["format"], rule["url"], ",".join(rule["on"]), filters_text(rule))
-        click.echo("\t".join(map(str, (*shown, state))))
+        click.echo("\t".join(one_line(str(field)) for field in (*shown, state)))
 
 
 @alerts.command("remove")

@@ -21,6 +21,7 @@ from .read import (
     is_openapi,
     parse_operations,
     read_contracts,
+    refuse_unprintable_names,
 )
 from .refs import ref_problems
 from .versions import StaleContract, check_version, contract_version
@@ -43,6 +44,7 @@ __all__ = [
     "parse_operations",
     "read_contracts",
     "ref_problems",
+    "refuse_unprintable_names",
     "skipped_patterns",
     "tools_from_definitions",
     "tools_from_openapi",

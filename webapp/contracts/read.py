@@ -45,6 +45,17 @@ def contracts_from_document(document, operations: dict | None = None) -> dict[st
     return read_contracts(document, operations).contracts
 
 
+def refuse_unprintable_names(names) -> None:
+    """Refuse a tool name no event could carry: one holding a control character."""
+    for name in names:
+        if not name.isprintable():
+            raise ContractError(
+                f"tool name {name[:80]!r} holds characters that are not printable; events name a "
+                "tool in printable characters only",
+                "bad_name",
+            )
+
+
 def is_openapi(document) -> bool:
     """Tell whether a document is an OpenAPI document."""
     return isinstance(document, dict) and "openapi" in document

@@ -14,6 +14,7 @@ from ..contracts import (
     load_file,
     merged_contracts,
     read_contracts,
+    refuse_unprintable_names,
 )
 from ..inference.contract import learnt_relations, learnt_separators, with_inferred
 from ..problems.grouping import contract_digest
@@ -95,6 +96,7 @@ def import_files(store, paths, operations: dict | None = None) -> tuple[list[str
         mapped = operations if is_openapi(document) or not any_openapi else None
         try:
             read.append(read_contracts(document, mapped))
+            refuse_unprintable_names(read[-1].contracts)
         except ContractError as error:
             # among several files, the message names the one it is about
             raise ContractError(f"{path}: {error}", error.code, error.status) from None

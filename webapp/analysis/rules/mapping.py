@@ -195,7 +195,7 @@ def mapping_findings(pairing: Pairing, contract, bad_request_paths: set) -> list
         for path, value in one_field_each(remaining(pairing.leftovers, 1))
         if not quiet_added(pairing, path, contract)
     ]
-    seen = Seen(pairing.http_method, added, pairing.http_body)
+    seen = Seen(pairing.http_method, added, pairing.http_body, contract)
     for path, value in remaining(pairing.leftovers, 0):
         out.append(
             _consumed(path, value, contract)

@@ -14,6 +14,7 @@ from ...contracts import (
     load_document,
     parse_operations,
     read_contracts,
+    refuse_unprintable_names,
     skipped_patterns,
     validated_contract,
 )
@@ -120,7 +121,8 @@ TOOL_SUB_ROUTE = re.compile(r"/(?:observed(?:/adopt)?|mappings(?:/[^/]*)?)\Z")
 def refuse_unroutable_names(names) -> None:
     """Refuse a tool name that ends as one of a tool's own routes.
 
-    Its URL would reach another tool's."""
+    Its URL would reach another tool's. And one no event could carry."""
+    refuse_unprintable_names(names)
     for name in names:
         if TOOL_SUB_ROUTE.search(name):
             raise ApiError(
