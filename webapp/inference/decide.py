@@ -24,13 +24,6 @@ RIVAL_AGREEMENT = 0.80
 RIVAL_MIN_CALLS = 5
 # calls a clamp must show changing a value before it is told from an equal pair's odd call
 MIN_BOUND_CALLS = 2
-# the changes a layer makes to put a value in its API's form, which leave a value already in that
-# form as it is
-NORMALISATIONS = ("enum_changed", "format_changed")
-# the share of a pair's calls a normalisation must change before it is told from a bug's few, and
-# the calls at least: two of a dozen upper-cased are a bug's (the sample traces' `"paid"` -> `"PAID"`)
-NORMALISED_SHARE = 0.1
-MIN_NORMALISED_CALLS = 5
 
 
 @dataclass(frozen=True)
@@ -109,12 +102,6 @@ def agreeing(name: str, n: int, counts: dict) -> int:
     # a clamp leaves the values inside its bound as they are
     if learnt.is_bound(name):
         return n + _kept(counts)
-    # so does a normalisation (`ios-7` upper-cased, a local time written in UTC) leave the values
-    # already in its form; an equal pair's odd calls (a bug's, a few in a hundred) are none
-    if name in NORMALISATIONS and n >= max(
-        MIN_NORMALISED_CALLS, NORMALISED_SHARE * counts.get(BOTH, 0)
-    ):
-        return n + counts.get(EQUAL, 0)
     return n
 
 
