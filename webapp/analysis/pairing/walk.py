@@ -14,6 +14,7 @@ MAX_DEPTH = 200
 _ID_KEYS = ("id", "key", "uuid", "sku")
 _ID_TYPES = {str, int, float, bool}
 _SCALARS = {str, int, float, bool, type(None)}
+_CONTAINERS = (dict, list)
 
 
 class Pairing:
@@ -123,8 +124,9 @@ class Pairing:
 
     def _objects(self, lp, lv, rp, rv, depth) -> None:
         rest_left, used_right = [], set()
-        # Two unequal objects of one and the same key differ in its value: comparing it again at
-        # each level made 60 nested one-key objects quadratic in their depth (deep_nesting).
+        # Two unequal objects of one and the same key differ in its value when it is a container on
+        # both sides (a scalar may equal anything redacted): comparing it again at each level made
+        # 60 nested one-key objects quadratic in their depth (deep_nesting).
         only_key = len(lv) == 1 and len(rv) == 1
         for key, value in lv.items():
             path = child(lp, key)
@@ -137,7 +139,8 @@ class Pairing:
                 self.orphans_left.append((path, value, rp))
             elif key in rv and target not in self.claimed_right:
                 used_right.add(key)
-                self.walk(path, value, target, rv[key], "same", depth, only_key)
+                differs = only_key and type(value) is type(rv[key]) and type(value) in _CONTAINERS
+                self.walk(path, value, target, rv[key], "same", depth, differs)
             else:
                 rest_left.append(key)
         rest_right = [
