@@ -220,14 +220,21 @@ def same_time(a: str, b: str) -> bool:
     return left is not None and left == read_time(b)
 
 
-def epoch_unit(number, text: str) -> str | None:
-    """Tell whether a number is a date-time string's epoch seconds or milliseconds."""
+def _epoch_readings(number):
+    """Yield (unit, seconds) of each reading of a number as a Unix time.
+
+    Those that fall between 1973 and 2286."""
     if isinstance(number, bool) or not isinstance(number, (int, float)):
-        return None
+        return
     for unit, scale in (("seconds", 1), ("milliseconds", 1000)):
         seconds = number / scale
-        if not 1e8 <= abs(seconds) <= 1e10:
-            continue
+        if 1e8 <= abs(seconds) <= 1e10:
+            yield unit, seconds
+
+
+def epoch_unit(number, text: str) -> str | None:
+    """Tell whether a number is a date-time string's epoch seconds or milliseconds."""
+    for unit, seconds in _epoch_readings(number):
         for moment, has_time in read_dates(text):
             if abs(moment.timestamp() - seconds) < 1 or (
                 not has_time and moment.date() == datetime.fromtimestamp(seconds, UTC).date()
@@ -241,12 +248,7 @@ def unix_time_of(number, text: str) -> str | None:
 
     Exactly its instant, or for a date alone (`15/11/2026`) its day's first or last second in UTC
     (a layer sends a range's end as 23:59:59): "seconds" or "milliseconds", else None."""
-    if isinstance(number, bool) or not isinstance(number, (int, float)):
-        return None
-    for unit, scale in (("seconds", 1), ("milliseconds", 1000)):
-        seconds = number / scale
-        if not 1e8 <= abs(seconds) <= 1e10:
-            continue
+    for unit, seconds in _epoch_readings(number):
         for moment, has_time in read_dates(text):
             offset = seconds - moment.timestamp()
             if abs(offset) < 1e-3 or (not has_time and DAY - 1 <= offset < DAY):
