@@ -70,8 +70,6 @@ def _starts(segments: list[str], prefix: tuple[str, ...]) -> bool:
     )
 
 
-# The hosts of WEBHOOK_TOKEN, as the one-scan proof of a clean event looks for them (RE2 syntax).
-WEBHOOK_HOSTS = r"(?i:discord(?:app)?\.com|hooks\.slack\.com|hooks\.zapier\.com|maker\.ifttt\.com)"
 # (host, path up to the token) of the well-known webhook URLs; the ids on the path are digits or
 # the vendor's prefixed ids, never the random key
 WEBHOOK_TOKEN_PATHS = (
@@ -87,6 +85,8 @@ WEBHOOK_TOKEN_PATHS = (
     # /trigger/<event>/with/key/<key>
     (r"maker\.ifttt\.com", r"/trigger/[A-Za-z0-9_.-]+/with/key/"),
 )
+# The hosts of WEBHOOK_TOKEN, as the one-scan proof of a clean event looks for them (RE2 syntax).
+WEBHOOK_HOSTS = "(?i:" + "|".join(dict.fromkeys(host for host, _ in WEBHOOK_TOKEN_PATHS)) + ")"
 # a slash as written, or percent-encoded (a URL sent in a form field or a query value)
 _SLASH = r"(?:/|%2[Ff])"
 # a webhook URL up to its token (kept), then the token; the host starts a word, or follows an
