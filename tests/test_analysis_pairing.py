@@ -277,6 +277,52 @@ def test_a_renamed_list_whose_items_changed_is_one_loud_finding_at_the_list(sent
     assert [f for f in result["findings"] if f is not found] == []
 
 
+def test_a_list_of_numbers_all_sent_as_texts_is_one_finding_quoting_its_first_item():
+    numbers = list(range(1000, 1040))
+    result = call({"values": numbers}, {"values": [str(n) for n in numbers]})
+    [found] = result["findings"]
+    assert (found["kind"], found["severity"], found["transform"], ends(found)) == (
+        "type_changed",
+        "warning",
+        "integer>string",
+        ("/values", "/values"),
+    )
+    assert found["message"] == 'values: 40 changed (first integer 1000 became string "1000")'
+    # one item changed one way stays at the item, written out in full
+    [alone] = call({"values": [7, 8]}, {"values": [7, "8"]})["findings"]
+    assert (alone["kind"], ends(alone), alone["message"]) == (
+        "type_changed",
+        ("/values/1", "/values/1"),
+        'values/1: integer 8 became string "8"',
+    )
+
+
+def test_a_folded_list_quotes_its_first_item_as_judged_and_weighs_every_item():
+    schema = {
+        "type": "object",
+        "properties": {"limits": {"type": "array", "items": {"type": "integer", "maximum": 5}}},
+    }
+    contract = {"name": "t", "arguments_schema": schema}
+    result = call({"limits": [10, 20, 30]}, {"limits": [5, 5, 5]}, contract)
+    [found] = result["findings"]
+    # each item alone is an info (clamped to its bound); the list's change is a warning
+    assert (found["kind"], found["severity"], ends(found)) == (
+        "value_changed",
+        "warning",
+        ("/limits", "/limits"),
+    )
+    assert found["message"] == (
+        "limits: 3 changed (first 10 became 5 (clamped to the maximum the argument's contract "
+        "states (5)))"
+    )
+    # a list whose every item was looked up is the items' info
+    labels = call({"labels": ["bug", "ui"]}, {"labelIds": [4411, 4412]})
+    [looked_up] = labels["findings"]
+    assert (looked_up["severity"], ends(looked_up)) == ("info", ("/labels", "/labelIds"))
+    assert "2 changed (first" in looked_up["message"]
+    assert "labelIds names the id of labels: a value looked up" in looked_up["message"]
+
+
 def test_records_added_to_a_list_under_the_same_key_are_one_finding_at_the_list():
     args = {"items": [{"sku": "a", "qty": 1}]}
     request = {"items": [{"sku": "a", "qty": 1}, {"sku": "b", "qty": 1}]}

@@ -8,14 +8,14 @@ from ..findings.kinds import end, finding
 from ..pairing.leftovers import Leftovers, remaining
 from ..pairing.walk import Pairing
 from ..schemas.declared import declares
-from ..values.classify import classify
+from ..values.classify import change_kind, classify
 from ..values.json_values import is_container, key_style, norm_key, show
 from ..values.readings import same_local_time
 from ..values.transforms import shared_transform, transform_of
 from ..wire.locations import TEXT_ROOTS, body_part, in_text, internal, is_request_path
 from ..wire.request import is_graphql
 from ..wire.values import wire_reading
-from .arrays import fold_arrays
+from .arrays import fold_arrays, plain
 from .conversions import unconverted
 from .dropped import Seen, absent_argument, route_selectors
 from .expected import describer, explain
@@ -154,6 +154,7 @@ def mapping_findings(pairing: Pairing, contract, bad_request_paths: set) -> list
     # the pair's warning replaces its rename's info
     if missed:
         out = [f for f in out if f["left"] is None or f["left"]["path"] not in at] + missed
+    items = _Items(pairing, contract)
     for lp, rp, lv, rv in pairing.diffs:
         tick()
         if lp in at:
@@ -169,22 +170,7 @@ def mapping_findings(pairing: Pairing, contract, bad_request_paths: set) -> list
             out += _on_the_wire(pairing, lp, rp, lv, rv, note)
             continue
         read = wire_reading(lv, rv) if pairing.located and in_text(rp) else rv
-        kind, text = classify(lv, read)
-        severity = "warning"
-        why = _undecided(pairing, contract, (lp, rp), kind, lv, (rv, read))
-        if why:
-            severity, text = "info", f"{text} ({why})"
-        # Escaped last tokens are equal exactly when the keys are (escaping is one to one).
-        label = (
-            name(lp)
-            if _token(lp) == _token(rp) and pairing.how[lp] not in _REPAIRED
-            else f"{name(lp)} -> {name(rp)}"
-        )
-        out.append(
-            finding(
-                kind, severity, end("arguments", lp), end("request", rp), lv, rv, f"{label}: {text}"
-            )
-        )
+        out.append(items.change(lp, rp, lv, rv, read))
     for f in out:
         # before folding: a folded finding shows its items' transform
         f["transform"] = transform_of(f)
@@ -204,14 +190,82 @@ def mapping_findings(pairing: Pairing, contract, bad_request_paths: set) -> list
         )
     out += [_added(path, value, contract.get("request_schema")) for path, value in added]
     out = fold_arrays(
-        out, pairing, lambda lp, rp: name(lp) if lp == rp else f"{name(lp)} -> {name(rp)}"
+        out,
+        pairing,
+        lambda lp, rp: name(lp) if lp == rp else f"{name(lp)} -> {name(rp)}",
+        items.settle,
     )
     for f in out:
+        # an item whose list did not fold stands alone: written out in full
+        items.settle(f)
         explain(f, pairing, contract.get("request_schema"))
         # Whatever the kind, a request field that breaks the request schema needs fixing.
         if f["right"] and f["right"]["path"] in bad_request_paths:
             f["severity"] = "error"
     return out
+
+
+class _Items:
+    """The findings of changed values, each judged and written out when it is read.
+
+    An item of a list of plain values is named by its kind only (its transform follows from it):
+    `fold_arrays` folds such items into one finding at the list, which quotes the first and counts
+    the rest, so the rest are never judged (a look-up, a clamp, a date held whole) nor written
+    (71,428 numbers sent as texts: one message). `settle` judges and writes one when it is read."""
+
+    def __init__(self, pairing, contract: dict):
+        self.pairing, self.contract = pairing, contract
+        # left list -> right list, of the lists of plain values fold_arrays looks at
+        self.lists = _plain_lists(pairing)
+        # id(finding) -> what judging it needs
+        self.later: dict[int, tuple] = {}
+
+    def change(self, lp, rp, lv, rv, read) -> dict:
+        """Return the finding of a value changed from lv to rv (read back as `read`)."""
+        cut, right_cut = lp.rfind("/"), rp.rfind("/")
+        item = cut >= 0 and right_cut >= 0 and self.lists.get(lp[:cut]) == rp[:right_cut]
+        kind = change_kind(lv, read) if item else None
+        if kind is None:
+            kind, severity, left, right, message = self._judged(lp, rp, lv, rv, read)
+            return finding(kind, severity, left, right, lv, rv, message)
+        # a warning until judged: the folded finding reads an info only when every item is one
+        f = finding(kind, "warning", end("arguments", lp), end("request", rp), lv, rv, None)
+        self.later[id(f)] = (lp, rp, lv, rv, read)
+        return f
+
+    def settle(self, f: dict) -> dict:
+        """Judge and write out a finding `change` left for later (any other as it is)."""
+        waiting = self.later.pop(id(f), None)
+        if waiting is not None:
+            kind, severity, _, _, message = self._judged(*waiting)
+            f["severity"], f["message"] = severity, message
+        return f
+
+    def _judged(self, lp, rp, lv, rv, read) -> tuple:
+        """Return (kind, severity, left end, right end, message) of a changed value."""
+        kind, text = classify(lv, read)
+        severity = "warning"
+        why = _undecided(self.pairing, self.contract, (lp, rp), kind, lv, (rv, read))
+        if why:
+            severity, text = "info", f"{text} ({why})"
+        # Escaped last tokens are equal exactly when the keys are (escaping is one to one).
+        label = (
+            name(lp)
+            if _token(lp) == _token(rp) and self.pairing.how[lp] not in _REPAIRED
+            else f"{name(lp)} -> {name(rp)}"
+        )
+        return kind, severity, end("arguments", lp), end("request", rp), f"{label}: {text}"
+
+
+def _plain_lists(pairing) -> dict:
+    """Return {left list: right list} of the changed list pairs of plain values.
+
+    Those `fold_arrays` folds."""
+    return {
+        lp: rp
+        for lp, (rp, lv, rv) in pairing.lists.items()
+        if pairing.pairs.get(lp) == rp and lp not in pairing.whole and plain(lv) and plain(rv)
+    }
 
 
 def _undecided(pairing, contract, pair: tuple, kind: str, lv, sent: tuple) -> str | None:

@@ -19,25 +19,22 @@ from .readings import (
 # a digit as the readers see it: a text without one reads as no number or date
 _DIGIT = re.compile(r"\d")
 _JOINERS = (",", ", ", ";", "; ", " ", "|", "\n")
+# how a description shows the two values: as JSON, or with their type names
+_SHOWN, _TYPED = "shown", "typed"
 
 
 def classify(a, b) -> tuple[str, str] | None:
     """Return (kind, description) for a change from a to b, or None when they agree."""
-    if same(a, b):
-        return None
-    if isinstance(a, str) and isinstance(b, str):
-        return _strings(a, b)
-    if is_number(a) and is_number(b):
-        k = power_of_ten(a, b)
-        if k is not None:
-            verb = "multiplied" if k > 0 else "divided"
-            return "scaled", f"{show(a)} became {show(b)} ({verb} by {10 ** abs(k)})"
-        return "value_changed", f"{show(a)} became {show(b)}"
-    if type_name(a) != type_name(b) and _same_meaning(a, b):
-        return "type_changed", f"{typed(a)} became {typed(b)}"
-    if type_name(a) == type_name(b):
-        return "value_changed", f"{show(a)} became {show(b)}"
-    return "value_changed", f"{typed(a)} became {typed(b)}"
+    found = _change(a, b)
+    return None if found is None else (found[0], _describe(a, b, *found))
+
+
+def change_kind(a, b) -> str | None:
+    """Return the kind `classify` names, without writing its description.
+
+    For the items of a list whose findings fold into one: only the first is quoted."""
+    found = _change(a, b)
+    return None if found is None else found[0]
 
 
 def typed(value) -> str:
@@ -45,7 +42,35 @@ def typed(value) -> str:
     return "null" if value is None else f"{type_name(value)} {show(value)}"
 
 
-def _strings(a: str, b: str) -> tuple[str, str]:
+def _change(a, b) -> tuple[str, object] | None:
+    """Return (kind, what its description needs) for a change from a to b, or None."""
+    if same(a, b):
+        return None
+    if isinstance(a, str) and isinstance(b, str):
+        return _strings(a, b)
+    if is_number(a) and is_number(b):
+        k = power_of_ten(a, b)
+        return ("scaled", k) if k is not None else ("value_changed", _SHOWN)
+    if type_name(a) != type_name(b) and _same_meaning(a, b):
+        return "type_changed", _TYPED
+    if type_name(a) == type_name(b):
+        return "value_changed", _SHOWN
+    return "value_changed", _TYPED
+
+
+def _describe(a, b, kind: str, detail) -> str:
+    """Write the description of a change `_change` named."""
+    if kind == "scaled":
+        verb = "multiplied" if detail > 0 else "divided"
+        return f"{show(a)} became {show(b)} ({verb} by {10 ** abs(detail)})"
+    if kind == "format_changed":
+        return f"{show(a)} became {show(b)} (same {detail})"
+    if detail == _TYPED:
+        return f"{typed(a)} became {typed(b)}"
+    return f"{show(a)} became {show(b)}"
+
+
+def _strings(a: str, b: str) -> tuple[str, object]:
     if _DIGIT.search(a) and _DIGIT.search(b):
         # read once: the number test and the scale test share them
         x, y = read_number(a), read_number(b)
@@ -56,14 +81,13 @@ def _strings(a: str, b: str) -> tuple[str, str]:
             or ("number" if x is not None and x == y else None)
         )
         if what:
-            return "format_changed", f"{show(a)} became {show(b)} (same {what})"
+            return "format_changed", what
         k = power_of_ten(x, y) if x is not None and y is not None else None
         if k is not None:
-            verb = "multiplied" if k > 0 else "divided"
-            return "scaled", f"{show(a)} became {show(b)} ({verb} by {10 ** abs(k)})"
+            return "scaled", k
     if norm_text(a) == norm_text(b):
-        return "enum_changed", f"{show(a)} became {show(b)}"
-    return "value_changed", f"{show(a)} became {show(b)}"
+        return "enum_changed", _SHOWN
+    return "value_changed", _SHOWN
 
 
 def _same_time_text(a: str, b: str) -> str | None:
