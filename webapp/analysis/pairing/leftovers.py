@@ -193,8 +193,13 @@ class Leftovers:
                 if side != small and looks is not None and _look(value) not in looks:
                     continue
                 key = keyer(path, value)
-                if key is not None:
-                    found.setdefault(key, ([], []))[side].append((path, value))
+                if key is None:
+                    continue
+                # no new pair of lists per node: 50,000 leftovers share a few keys
+                group = found.get(key)
+                if group is None:
+                    group = found[key] = ([], [])
+                group[side].append((path, value))
         changed = False
         for lefts, rights in found.values():
             if not (lefts and rights):
