@@ -30,6 +30,19 @@ def _with_ancestors(paths) -> set[str]:
     return out
 
 
+def _unpaired_below(pairing) -> set[str]:
+    """Return the request paths under which a node may be unpaired, and their ancestors.
+
+    The walk pairs a node's children or leaves them over (`orphans_right`), unless the two nodes
+    differ in type or nest too deep (a diff): under any other paired node every node is paired.
+    A superset is harmless: the request rows walk into it."""
+    if pairing is None:
+        return set()
+    roots = [path for path, _, _ in pairing.orphans_right]
+    roots += [rp for _, rp, _, rv in pairing.diffs if isinstance(rv, (dict, list))]
+    return _with_ancestors(roots)
+
+
 class Aligner:
     """Build alignment rows in document order, bounded by a row budget.
 
@@ -52,6 +65,7 @@ class Aligner:
         self.echo_back = {rs: rq for rq, rs in echo.pairs.items()} if echo else {}
         self.findings = findings
         self.marks = row_marks(findings)
+        self.unpaired_below = _unpaired_below(pairing)
         self.rows: list[dict] = []
         self.seen: set[tuple] = set()
         self.truncated = False
@@ -147,7 +161,9 @@ class Aligner:
 
     def _request(self, rp, value) -> None:
         back, equal = (self.pairing.back, self.pairing.whole) if self.pairing else ({}, set())
-        if back.get(rp) in equal:
+        paired = back.get(rp)
+        # A paired subtree with no unpaired node below gives no row (69,000 nested keys paired).
+        if paired in equal or (paired is not None and rp not in self.unpaired_below):
             return
         if nonempty_container(value) and rp not in self.added:
             if self.sparse and self.docs.get("arguments") is None and self._quiet_request(rp):
