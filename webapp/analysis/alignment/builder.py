@@ -31,7 +31,7 @@ def _with_ancestors(paths) -> set[str]:
 
 
 def _unpaired_below(pairing) -> set[str]:
-    """Return the request paths under which a node may be unpaired, and their ancestors.
+    """Return the request paths a node may be unpaired under, and their ancestors.
 
     The walk pairs a node's children or leaves them over (`orphans_right`), unless the two nodes
     differ in type or nest too deep (a diff): under any other paired node every node is paired.

@@ -126,9 +126,9 @@ def plain(values: list) -> bool:
 
 
 def _under(found: list[dict], indexes: list[int], left: str, right: str) -> list[int]:
-    """Return the indexes of the findings with an end under a list of scalars, at any depth.
+    """Return the indexes of the findings with an end under a list of scalars.
 
-    `left` and `right` are the lists' pointers, each with a slash at its end."""
+    At any depth; `left` and `right` are the lists' pointers, each with a slash at its end."""
     return [
         i
         for i in indexes
