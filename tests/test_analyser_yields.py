@@ -5,6 +5,7 @@ goes before a background writer."""
 
 import fcntl
 import gzip
+import os
 import sqlite3
 import threading
 import time
@@ -69,7 +70,10 @@ def test_a_request_waiting_for_its_turn_goes_before_a_background_writer(tmp_path
     waiting = threading.Thread(target=take, args=(request, "request"))
     waiting.start()
     # the request waits first ...
-    time.sleep(0.05)
+    deadline = time.monotonic() + 30
+    while not request_waits(path) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert request_waits(path), "the request never marked itself waiting"
     polite = threading.Thread(
         target=take, args=(background, "background"), kwargs={"background": True}
     )
@@ -82,6 +86,20 @@ def test_a_request_waiting_for_its_turn_goes_before_a_background_writer(tmp_path
     assert order == ["request", "background"]
     for turns in (holder, request, background):
         turns.close()
+
+
+def request_waits(path) -> bool:
+    """Say whether a request holds its mark on `<database>.waiting`.
+
+    Read as a background writer reads it."""
+    fd = os.open(f"{path}.waiting", os.O_RDWR)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(fd)
+    return False
 
 
 def test_a_background_writer_is_not_starved_by_a_stream_of_requests(tmp_path, monkeypatch):
