@@ -54,29 +54,6 @@ def _keywise_of():
     return keywise
 
 
-def _normalised_of():
-    """Return `normalised`, made once per parent (siblings share their parent's)."""
-    memo = {}
-
-    def normalised_here(path: str) -> str:
-        found = memo.get(path)
-        if found is None:
-            cut = path.rfind("/")
-            up = memo.get(path[:cut]) if cut > 0 else None
-            token = path[cut + 1 :]
-            # an index is a token of decimal digits only, as _INDEX reads it
-            if up is None:
-                found = normalised(path)
-                if cut > 0:
-                    memo[path[:cut]] = normalised(path[:cut])
-            else:
-                found = up + ("/*" if token.isdecimal() else "/" + token)
-            memo[path] = found
-        return found
-
-    return normalised_here
-
-
 def fold(findings: list[dict]) -> tuple[list[dict], list[list]]:
     """Return the findings with repeats folded, and each folded finding's places.
 
@@ -84,7 +61,7 @@ def fold(findings: list[dict]) -> tuple[list[dict], list[list]]:
 
     The places list is parallel to the folded findings in the order they are returned: an empty
     tuple for a finding that stands alone (one shared: 100,000 findings make no 100,000 lists)."""
-    findings, places = _fold_by(findings, [()] * len(findings), _normalised_of())
+    findings, places = _fold_by(findings, [()] * len(findings), normalised)
     keywise = [f for f in findings if f["kind"] in _KEYWISE and "occurrences" not in f]
     if len(keywise) >= FOLD_AT:
         return _fold_by(findings, places, _keywise_of(), only=_KEYWISE)
