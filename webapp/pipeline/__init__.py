@@ -12,6 +12,7 @@ from collections.abc import Callable
 from ..analysis import analyze_call, wall_clock
 from ..common import jsontext
 from ..inference import hint_renames
+from ..inference.way_back import way_back_changes
 from ..ingest import Batch, Event
 from ..ingest.envelope import canonical_trace_id
 from ..ingest.model import RAW_CUT, Rejection
@@ -186,7 +187,7 @@ def _analyzed(store: Store, calls, budget: float | None, seconds: float | None) 
     # learnt before saving: when this batch's evidence changes the tool's inferred mapping, its
     # calls are queued again (the save then keeps none of them) and analysed under the new one
     # before any problem is told
-    learn(store, reached, batch.dropped, batch.changed, batch.requests)
+    learn(store, reached, batch.dropped, batch.changed, batch.requests, batch.words)
     batch.left = [key for key in inputs if key not in reached]
     return batch
 
@@ -243,6 +244,8 @@ class _Batch:
         self.changed: dict = {}
         # {key: (URL template, request document)} as grouping read it: inference reads it again
         self.requests: dict = {}
+        # {key: the words its answer was handed over in (webapp/inference/way_back.py)}
+        self.words: dict = {}
         self.observer = Observer(store, inputs)
 
     def contract(self, tool):
@@ -259,6 +262,7 @@ class _Batch:
         judged_by_history(analysis, call, self.histories[tool])
         self.dropped[key] = dropped_arguments(analysis)
         self.changed[key] = changed_pairs(analysis)
+        self.words[key] = way_back_changes(analysis.get("findings"))
         with_drift(analysis, self.observer.drift(key, call, analysis), self.contract(tool))
         self.results.append((*key, call["version"], analysis))
         arguments = call["snapshots"].get("arguments")
@@ -395,7 +399,7 @@ def _analyze_within(store: Store, calls, budget: float | None) -> int:
                 batch.add(key, call, result)
                 reached[key] = call
     # a call a read analysed first teaches as one the analyser did: saved, it is never pending again
-    learn(store, reached, batch.dropped, batch.changed, batch.requests)
+    learn(store, reached, batch.dropped, batch.changed, batch.requests, batch.words)
     return batch.save()
 
 
