@@ -6,6 +6,7 @@ say) is set aside with its error shown instead of blocking the analyser for good
 """
 
 import orjson
+import pytest
 from helpers import envelope, ndjson
 
 from webapp import create_app
@@ -98,3 +99,46 @@ def test_a_trace_read_sets_a_failing_call_aside_and_answers(db_path, engine):
     assert (call.get("incomplete") is not None) == (engine == "postgresql")
     assert store.pending_calls("nulread") == []
     store.close()
+
+
+NUL_URLS = [
+    "/api/v1/traces/a%00b",
+    "/api/v1/tools/a%00b",
+    "/api/v1/tools/a%00b/observed",
+    "/values/tool.json?q=%00",
+    "/api/v1/traces?tool=a%00b",
+]
+NUL_PAGES = ["/traces/a%00b", "/tools/a%00b", "/?q=a%00b"]
+
+
+@pytest.mark.parametrize("url", NUL_URLS)
+def test_a_nul_in_an_api_url_is_a_bad_parameter_on_both_stores(client, url):
+    response = client.get(url)
+
+    assert response.status_code == 400
+    error = response.get_json()["error"]
+    assert error["code"] == "bad_parameter"
+    assert "NUL" in error["message"]
+
+
+@pytest.mark.parametrize("url", NUL_PAGES)
+def test_a_nul_in_a_page_url_answers_the_bad_request_page(client, url):
+    response = client.get(url)
+
+    assert response.status_code == 400
+    assert "Bad request" in response.get_data(as_text=True)
+
+
+def test_a_nul_in_a_write_url_is_a_bad_parameter_but_a_put_says_bad_name(client):
+    deleted = client.delete("/api/v1/tools/a%00b")
+    put = client.put("/api/v1/tools/a%00b", json={"input_schema": {"type": "object"}})
+
+    assert (deleted.status_code, deleted.get_json()["error"]["code"]) == (400, "bad_parameter")
+    assert (put.status_code, put.get_json()["error"]["code"]) == (400, "bad_name")
+
+
+def test_checking_a_call_of_a_tool_named_with_nul_finds_no_tool(client):
+    response = client.post("/api/v1/check", json={"tool": "a\x00b", "arguments": {}})
+
+    assert response.status_code == 404
+    assert response.get_json()["error"]["code"] == "tool_not_found"
