@@ -20,7 +20,7 @@ SHOWN_ERROR = 300
 
 
 def whole_or_each(store: Store, calls: list[dict], analyse: Callable[[list[dict]], object]):
-    """Analyse and save `calls` by `analyse`, all at once or, when that fails, each alone."""
+    """Analyse and save `calls` by `analyse`: all at once, or each alone if that fails."""
     try:
         analyse(calls)
     except StoreUnavailable:
@@ -52,7 +52,7 @@ def each_alone(store: Store, calls: list[dict], analyse: Callable[[list[dict]], 
 
 
 def set_aside(store: Store, call: dict, error: Exception) -> bool:
-    """Save a call as analysed, marked incomplete with `error`; say whether it was saved."""
+    """Save a call as analysed, marked incomplete with `error`; say if it was saved."""
     return store.save_analysis(
         call["trace_id"], call["call_id"], call["version"], not_analysed(failure(error))
     )
