@@ -15,7 +15,7 @@ _TRANSFORM = re.compile(r"^(?:[x/]\d+(?:\.\d+)?|[A-Za-z0-9_-]+>[A-Za-z0-9_-]+)$"
 
 
 def parse_pair(text: str, way_back: bool = False) -> tuple:
-    """Read ARGUMENT=REQUEST[:TRANSFORM] (RESPONSE=RESULT[:TRANSFORM] for the way back).
+    """Read ARGUMENT=REQUEST[:TRANSFORM] (RESPONSE=RESULT[:TRANSFORM] with --result).
 
     Plain names are top-level keys, "/a/b" a JSON Pointer."""
     from ..analysis import LOCATIONS, is_located_path

@@ -39,7 +39,7 @@ def map_command(tool: str | None, pairs, stages=("arguments", "request")) -> str
 
 
 def rename_guesses(findings: list[dict]) -> dict[int, list[str]]:
-    """Return {index of a dropped finding: added paths of the next stage, likeliest first}.
+    """Return {index of a dropped finding: added next-stage paths, likeliest first}.
 
     An argument's counterpart is a request field, a response field's a result field."""
     added = {}
@@ -64,7 +64,7 @@ def rename_guesses(findings: list[dict]) -> dict[int, list[str]]:
 
 
 def next_stage(stage: str | None) -> str | None:
-    """Return the stage whose fields a dropped field of `stage` may have become, or None."""
+    """Return the stage a dropped field of `stage` may have gone to, or None."""
     return next((right for left, right in _DECLARED_BY if left == stage), None)
 
 

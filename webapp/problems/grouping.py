@@ -48,14 +48,14 @@ def call_problems(tool: str | None, analysis: dict, docs: dict | None = None) ->
 
 
 def name_places(named: dict, finding: dict, what) -> None:
-    """Record `what` under each place a problem-opening finding names (the first one kept)."""
+    """Record `what` under each place a problem-opening finding names (first kept)."""
     for side in ("left", "right"):
         if finding.get(side):
             named.setdefault((finding[side]["snapshot"], finding[side].get("path")), what)
 
 
 def explained(stage: str, error: dict, named: dict):
-    """Return what `named` holds for the finding that already names this violation's place.
+    """Return what `named` holds for a finding naming this violation's place.
 
     None when no finding of the same call does. Its own path, a path above it (a finding about the
     whole body), or a sibling for a violation about the object's keys (`required`,

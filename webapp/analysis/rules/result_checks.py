@@ -306,7 +306,7 @@ def _structured(response, reading: Reading, contract) -> tuple[Pairing, list[dic
 
 
 def _way_back_pairs(contract, reading: Reading) -> list[dict]:
-    """Return the contract's response -> result pairs as pair_arguments reads a mapping.
+    """Return the contract's response -> result pairs as pair_arguments reads them.
 
     A result pointer is written as findings show it: under the result's prefix
     (`/structuredContent/ok` for an MCP result), which the structured document lacks."""
