@@ -199,11 +199,24 @@ def test_a_short_outage_delays_every_alert_and_pauses_nothing(make_server, tmp_p
         deadline = time.monotonic() + 60
         while len(receiver.accepted) < 3 and time.monotonic() < deadline:
             time.sleep(0.2)
+        # a sender records a delivery once the receiver's answer is back (each worker has a sender:
+        # another's last failure can be recorded after a success)
+        log = server.url + f"/api/v1/alerts/{rule['id']}/deliveries"
+        while time.monotonic() < deadline and not all_delivered(httpx.get(log).json(), 3):
+            time.sleep(0.2)
+        recorded = httpx.get(log).json()
         shown = httpx.get(server.url + "/api/v1/alerts").json()["rules"][0]
     finally:
         receiver.close()
     assert len(receiver.accepted) == 3 and len(receiver.attempts) >= 9
+    assert all_delivered(recorded, 3), recorded["messages"]
     assert not shown["paused"] and shown["failures"] == 0
+
+
+def all_delivered(log: dict, count: int) -> bool:
+    """Say whether a rule's log shows `count` messages, each recorded as delivered."""
+    states = [message["state"] for message in log["messages"]]
+    return states == ["delivered"] * count
 
 
 @pytest.mark.sqlite_only

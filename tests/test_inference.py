@@ -385,3 +385,35 @@ def test_a_pair_keeps_a_bounded_number_of_distinct_values():
     evidence = learn_ids([f"inv_{i:04x}" for i in range(40)])
     kept = [k for k in evidence[("/invoiceId", "path:/2")] if k.startswith("seen ")]
     assert len(kept) == MAX_SEEN
+
+
+def test_an_argument_paired_only_with_a_constant_is_learnt_consumed():
+    # Figma's `localPath` (the layer saves there), paired by elimination with `format=png`: one
+    # output whatever the folder is a constant beside it, not the folder sent
+    rng = random.Random(3)
+    folders = [rng.choice(["assets", "public/images", "src/icons"]) for _ in range(12)]
+    calls = [
+        ({"localPath": f, "key": f"k{i}"}, {"format": "png", "key": f"k{i}"})
+        for i, f in enumerate(folders)
+    ]
+    evidence: dict = {}
+    for arguments, request in calls:
+        merge(
+            evidence,
+            observe(
+                leaves(arguments), leaves(request), evidence, changed={("/localPath", "/format")}
+            ),
+        )
+    assert learnt_consumed(evidence, presence(calls)) == ["/localPath"]
+    # a field that takes each folder's own value was sent
+    ids = {"assets": "a1", "public/images": "p2", "src/icons": "s3"}
+    looked = [({**a}, {**r, "format": ids[a["localPath"]]}) for a, r in calls]
+    evidence = {}
+    for arguments, request in looked:
+        merge(
+            evidence,
+            observe(
+                leaves(arguments), leaves(request), evidence, changed={("/localPath", "/format")}
+            ),
+        )
+    assert learnt_consumed(evidence, presence(looked)) == []

@@ -298,3 +298,60 @@ def test_one_output_for_every_input_is_a_constant_not_a_table():
     folders = [rng.choice(["assets", "public/images", "src/icons"]) for _ in range(24)]
     calls = [({"localPath": f}, {"format": "png"}) for f in folders]
     assert relations_of(calls, changed={("/localPath", "/format")}) == {}
+
+
+# --- a normalisation: values put in the API's form, those already in it kept ----------------------
+
+
+def node_ids(n, seed=8):
+    """A node id copied from a URL (`12-34`) or written as the API wants it (`12:34`), sent as
+    `12:34` (Figma's layer) beside an upper-cased key (`ios-7` -> `IOS-7`, Sentry's)."""
+    rng = random.Random(seed)
+    calls = []
+    for _ in range(n):
+        node = rng.choice(["1:2", "12:345", "204:1877", "3105:22410", "I5:18;1:10"])
+        given = node.replace(":", "-") if rng.random() < 0.5 and ";" not in node else node
+        issue = rng.choice(["ios-7", "IOS-7", "web-3kq", "WEB-3KQ", "backend-1z43"])
+        calls.append(
+            (
+                {"nodeId": given, "issue": issue},
+                {"ids": given.replace("-", ":"), "id": issue.upper()},
+            )
+        )
+    return calls
+
+
+def test_a_call_names_the_normalisation_it_shows_and_refuses_other_changes():
+    assert learnt.normalised_name("ios-7", "IOS-7") == 'normalised [["upper"], {"-": "-"}]'
+    assert learnt.normalised_name("12-34", "12:34") == (
+        'normalised [["keep", "lower", "upper"], {"-": ":"}]'
+    )
+    # a separator added (camelCase to snake_case) or letters changed: no normalisation
+    assert learnt.normalised_name("inProgress", "in_progress") is None
+    assert learnt.normalised_name("ios-7", "ios-8") is None
+
+
+def test_a_normalisation_is_learnt_with_the_values_already_in_its_form():
+    found = relations_of(node_ids(30))
+    ids, issue = found[("/nodeId", "/ids")], found[("/issue", "/id")]
+    assert learnt.gives(ids, "7-8") == "7:8" and learnt.gives(issue, "web-3kq") == "WEB-3KQ"
+    assert learnt.describe(issue) == "normalised: written in upper case"
+
+
+def test_a_normalised_value_is_quiet_and_one_left_out_of_the_form_is_loud():
+    pair = {("/nodeId", "/ids"): relations_of(node_ids(30))[("/nodeId", "/ids")]}
+    assert loud(analysed({"nodeId": "7-8"}, {"ids": "7:8"}, pair)) == set()
+    assert loud(analysed({"nodeId": "7:8"}, {"ids": "7:8"}, pair)) == set()
+    # sent as it is, or written back the other way
+    assert loud(analysed({"nodeId": "7-8"}, {"ids": "7-8"}, pair)) == {("value_changed", "/nodeId")}
+    assert loud(analysed({"nodeId": "7:8"}, {"ids": "7-8"}, pair)) == {("enum_changed", "/nodeId")}
+
+
+def test_one_value_sent_in_two_forms_is_no_normalisation():
+    # a release that upper-cases every second status: `paid` sent as `paid` and as `PAID`
+    rng = random.Random(9)
+    calls = []
+    for i in range(30):
+        status = rng.choice(["paid", "open", "void"])
+        calls.append(({"status": status}, {"status": status.upper() if i % 2 else status}))
+    assert relations_of(calls) == {}

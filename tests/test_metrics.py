@@ -158,11 +158,20 @@ def test_metrics_tell_the_process_the_build_and_alert_deliveries_by_outcome(make
             while not receiver.accepted and time.monotonic() < deadline:
                 time.sleep(0.2)
             assert receiver.accepted, receiver.attempts
-            time.sleep(0.5)
+            # the sender counts a delivery once the receiver's answer is back, after it was recorded
+            deadline = time.monotonic() + 60
             text = http.get("/metrics").text
+            while (
+                '{outcome="delivered"}'
+                not in metric_values(text, "tracediff_alert_deliveries_total")
+                and time.monotonic() < deadline
+            ):
+                time.sleep(0.2)
+                text = http.get("/metrics").text
     finally:
         receiver.close()
     deliveries = metric_values(text, "tracediff_alert_deliveries_total")
+    assert '{outcome="delivered"}' in deliveries, f"no delivery counted in 60 s: {deliveries}"
     assert deliveries['{outcome="retrying"}'] == 1 and deliveries['{outcome="delivered"}'] == 1
     assert metric_values(text, "process_resident_memory_bytes")[""] > 10 * 2**20
     assert metric_values(text, "process_open_fds")[""] > 0

@@ -40,12 +40,18 @@ def learnt_consumed(evidence: dict, presence: dict, releases=None) -> list[str]:
         path: counts.get("calls", 0) - counts.get("dropped", 0) for path, counts in held.items()
     }
     for (a, _), counts in evidence.items():
+        if a in sent:
+            # paired with a field that held one value whatever the argument: not sent there
+            sent[a] -= constant_calls(judged(counts))
+    for (a, _), counts in evidence.items():
         if a in calls:
             agreed = sum(
                 n
                 for name, n in judged(counts).items()
                 if name not in (BOTH, PRIOR)
-                and not name.startswith((learnt.KEPT, learnt.MAPS, learnt.SEEN))
+                and not name.startswith(
+                    (learnt.KEPT, learnt.MAPS, learnt.SEEN, learnt.FORM, learnt.NORMALISED)
+                )
             )
             sent[a] = max(sent.get(a, 0), agreed)
     return sorted(
@@ -58,3 +64,16 @@ def learnt_consumed(evidence: dict, presence: dict, releases=None) -> list[str]:
         and sent.get(path, 0) < SENT_SHARE * n
         and (not in_a_list(path) or starred(path) == path)
     )
+
+
+def constant_calls(counts: dict) -> int:
+    """Return the calls a pair's table shows a constant in, else 0.
+
+    The analysis paired the argument with a request field holding another value (by elimination:
+    the last text on each side), and MIN_LOOKUP_REPEATS inputs or more all gave the one output:
+    the field is a constant the layer sends (`format=png` beside a `localPath` it keeps), not the
+    argument looked up."""
+    table = learnt.table_of(counts)
+    if len(table) < learnt.MIN_LOOKUP_REPEATS or len(set(table.values())) != 1:
+        return 0
+    return sum(n for key, n in counts.items() if key.startswith(learnt.MAPS) and n > 0)

@@ -24,6 +24,9 @@ RIVAL_AGREEMENT = 0.80
 RIVAL_MIN_CALLS = 5
 # calls a clamp must show changing a value before it is told from an equal pair's odd call
 MIN_BOUND_CALLS = 2
+# calls a normalisation must show changing a value before it is told from a bug's few (two of a
+# dozen upper-cased are the sample traces' own bug, `"paid"` -> `"PAID"`)
+MIN_NORMALISED_CALLS = 5
 
 
 @dataclass(frozen=True)
@@ -81,6 +84,9 @@ def strongest(pair, counts: dict) -> Inferred:
         for name, n in counts.items()
         if name != BOTH and _named(name, n, counts)
     ]
+    normalised = _normalisation(counts)
+    if normalised:
+        relations.append(normalised)
     # a table: the same input always gave the same output
     table = learnt.lookup_agreement(counts)
     if table:
@@ -89,6 +95,26 @@ def strongest(pair, counts: dict) -> Inferred:
     n, name = max(relations, key=lambda item: (item[0], item[1] == EQUAL), default=(0, EQUAL))
     distinct = sum(1 for key, k in counts.items() if key.startswith(learnt.SEEN) and k > 0)
     return Inferred(pair[0], pair[1], name, n, counts.get(BOTH, 0), distinct)
+
+
+def _normalisation(counts: dict) -> tuple[int, str] | None:
+    """Return (calls agreeing, name) of the normalisation a pair's changed calls show.
+
+    The one rule they all show: a text put in one case, its separators written one way. It leaves
+    the texts already in that form as they are, so the calls that sent such a text agree with it;
+    one that sent a text it would change (`paid` where other calls sent `PAID`) does not. None
+    when the changed calls show no one rule, or fewer than MIN_NORMALISED_CALLS."""
+    found = learnt.merged_normalisation(counts)
+    if not found or found[1] < MIN_NORMALISED_CALLS:
+        return None
+    name, changed = found
+    kept = sum(
+        n
+        for key, n in counts.items()
+        if key.startswith(learnt.FORM) and n > 0 and learnt.normalised_keeps(name, key)
+    )
+    # every call changed: the case change it always was (`enum_changed`), named as before
+    return (changed + kept, name) if kept else None
 
 
 def agreeing(name: str, n: int, counts: dict) -> int:
@@ -115,7 +141,7 @@ def _named(name: str, n: int, counts: dict) -> bool:
 
     A clamp shows values changed at its bound in a few calls and kept in more (else it is a
     constant)."""
-    if name.startswith((learnt.KEPT, learnt.MAPS, learnt.SEEN)):
+    if name.startswith((learnt.KEPT, learnt.MAPS, learnt.SEEN, learnt.FORM, learnt.NORMALISED)):
         return False
     return not learnt.is_bound(name) or (
         MIN_BOUND_CALLS <= n <= _kept(counts) and learnt.bound_holds(name, counts)
@@ -183,6 +209,7 @@ def min_calls(pair: Inferred) -> int:
         a == r
         or (meaning(a) and meaning(a) == meaning(r))
         or _templated(pair.relation)
+        or pair.relation.startswith(learnt.NORMALISED)
         or (pair.relation == EQUAL and pair.distinct >= MIN_NAMED_CALLS)
     )
     return MIN_NAMED_CALLS if named else MIN_CALLS

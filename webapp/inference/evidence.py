@@ -58,7 +58,7 @@ def observe(
             counts = {BOTH: 1, found: 1} if found else {BOTH: 1}
             if found == EQUAL and _room_to_see(known, pair):
                 counts.update(_seen(arguments[a]))
-            delta[pair] = tagged(_with_kept(counts, arguments[a], request[r]), newest)
+            delta[pair] = tagged(_with_kept(counts, arguments[a], request[r], found), newest)
     for pair in changed:
         a, r = pair
         if pair not in delta and room > 0 and a in arguments and r in request:
@@ -73,19 +73,31 @@ def observe(
             arguments, request, left, right, known, min(room, MAX_NEW_PER_CALL)
         ):
             counts = {BOTH: 1, found: 1, **(_seen(arguments[pair[0]]) if found == EQUAL else {})}
-            delta[pair] = tagged(_with_kept(counts, arguments[pair[0]], request[pair[1]]), newest)
+            delta[pair] = tagged(
+                _with_kept(counts, arguments[pair[0]], request[pair[1]], found), newest
+            )
             if presence:
                 merge_counts(delta[pair], prior_for(presence, *pair))
     return delta
 
 
-def _with_kept(counts: dict, a, b) -> dict:
-    """Add where a number sent as it is lay (`kept 8`).
+def _with_kept(counts: dict, a, b, found: str | None = None) -> dict:
+    """Add where a number sent as it is lay (`kept 8`), and the form of a text.
 
-    So a clamp can be checked against it."""
+    So a clamp can be checked against the numbers earlier calls kept, and a normalisation against
+    the texts they sent as they were (`form L|-`) and the rule each changed one showed."""
     kept = learnt.kept_key(a, b)
     if kept:
         counts[kept] = 1
+    form = learnt.form_key(b) if found == EQUAL else None
+    rule = (
+        learnt.normalised_name(a, b)
+        if found == "enum_changed" and isinstance(a, str) and isinstance(b, str)
+        else None
+    )
+    for key in (form, rule):
+        if key:
+            counts[key] = 1
     return counts
 
 

@@ -50,11 +50,10 @@ class AnalysisBookkeeping:
         return [{"trace_id": r[0], "call_id": r[1], "version": r[2]} for r in rows]
 
     def project_for_claim(self, seconds: float) -> None:
-        """Project new events for about `seconds`; a locked database or a nearly full disk only
-        delays it.
+        """Project new events for about `seconds`; a locked or nearly full store only delays it.
 
-        The disk's floor is checked before each transaction, not once a turn: beside a prune on a
-        nearly full disk, a turn begun just above it folded megabytes and left the prune none."""
+        The disk's floor is checked before each transaction, not once a turn: a turn begun just
+        above it could fold seconds of events past it, a megabyte of payload a transaction."""
         try:
             self.project_all(seconds, before_each=self.keep_headroom)
         except StoreUnavailable:

@@ -45,6 +45,15 @@ LOOKED_UP = "looked up"
 # a distinct id-like value a pair's calls agreed on (`seen <digest>`): equal ids that differ from
 # call to call are evidence as strong as a name, and a pair keeps a few digests to count them
 SEEN = "seen "
+# a text put in the API's form, the same way every call (`ios-7` -> `IOS-7`, `1234-5678` ->
+# `1234:5678`): `normalised [cases, {separator: written}]`, what each changed call showed. The
+# cases a call allows ("keep", "upper", "lower"); the separators it wrote, itself included when kept
+NORMALISED = "normalised "
+# the form of a text a pair sent as it is (`form LU|-:`: lower and upper letters, the separators
+# `-` and `:`), so a normalisation is checked against each value it left as it was
+FORM = "form "
+# the characters a normalisation writes in another way
+NORMAL_SEPARATORS = "-_ .:"
 # inputs seen at least twice, always with one output, before a table is a function
 MIN_LOOKUP_REPEATS = 3
 # the share of an input's calls its usual output must hold
@@ -53,6 +62,85 @@ DOMINANT = 0.9
 MAX_TABLE = 64
 # longer texts are free text, not keys of a table
 MAX_LOOKUP_TEXT = 200
+
+
+def normalised_name(a: str, b: str) -> str | None:
+    """Name the normalisation one call shows, or None.
+
+    `normalised [["upper"], {"-": "-"}]`: the same letters in one case (or kept) and each
+    separator written one way; any other change (a separator added or taken out) is none."""
+    if len(a) != len(b) or len(a) > MAX_LOOKUP_TEXT:
+        return None
+    separators: dict[str, str] = {}
+    for x, y in zip(a, b):
+        if x in NORMAL_SEPARATORS or y in NORMAL_SEPARATORS:
+            if x not in NORMAL_SEPARATORS or y not in NORMAL_SEPARATORS:
+                return None
+            if separators.setdefault(x, y) != y:
+                return None
+        elif x.lower() != y.lower():
+            return None
+    cases = _cases(a, b)
+    if not cases:
+        return None
+    return NORMALISED + json.dumps([sorted(cases), separators], sort_keys=True)
+
+
+def _cases(a: str, b: str) -> set[str]:
+    """Return the case rules that turn `a`'s letters into `b`'s."""
+    out = {"keep"} if [x for x in a if x.isalpha()] == [y for y in b if y.isalpha()] else set()
+    if b == b.upper():
+        out.add("upper")
+    if b == b.lower():
+        out.add("lower")
+    return out
+
+
+def merged_normalisation(counts: dict) -> tuple[str, int] | None:
+    """Return the one normalisation a pair's changed calls all show, and their calls.
+
+    None when two calls show rules that contradict each other."""
+    cases = {"keep", "upper", "lower"}
+    separators: dict[str, str] = {}
+    calls = 0
+    for key, n in counts.items():
+        if not key.startswith(NORMALISED) or n <= 0:
+            continue
+        their_cases, their_separators = json.loads(key[len(NORMALISED) :])
+        cases &= set(their_cases)
+        for x, y in their_separators.items():
+            if separators.setdefault(x, y) != y:
+                return None
+        calls += n
+    if not calls or not cases:
+        return None
+    return NORMALISED + json.dumps([sorted(cases), separators], sort_keys=True), calls
+
+
+def form_key(value) -> str | None:
+    """Return the form of a text sent as it is (`form L|-`), or None for other values."""
+    if not isinstance(value, str) or len(value) > MAX_LOOKUP_TEXT:
+        return None
+    letters = ("L" if value != value.upper() else "") + ("U" if value != value.lower() else "")
+    return FORM + letters + "|" + "".join(sorted({c for c in value if c in NORMAL_SEPARATORS}))
+
+
+def normalised_keeps(name: str, form: str) -> bool:
+    """Tell whether a normalisation leaves a text of this form (`form_key`) as it is."""
+    cases, separators = json.loads(name[len(NORMALISED) :])
+    letters, _, written = form[len(FORM) :].partition("|")
+    if "keep" not in cases and not (
+        ("upper" in cases and "L" not in letters) or ("lower" in cases and "U" not in letters)
+    ):
+        return False
+    return all(separators.get(c, c) == c for c in written)
+
+
+def _normalise(name: str, text: str) -> str:
+    cases, separators = json.loads(name[len(NORMALISED) :])
+    if "keep" not in cases:
+        text = text.upper() if "upper" in cases else text.lower()
+    return "".join(separators.get(c, c) for c in text)
 
 
 def relation_name(a, b) -> str | None:
@@ -210,6 +298,8 @@ def gives(name: str, a):
         prefix, suffix = json.loads(name[len(WRAPPED) :])
         text = as_text(a) if not isinstance(a, (dict, list)) else None
         return NOTHING if text is None else prefix + text + suffix
+    if name.startswith(NORMALISED):
+        return _normalise(name, a) if isinstance(a, str) else NOTHING
     if name.startswith(JOINED):
         texts = [as_text(x) for x in a] if isinstance(a, list) else [None]
         return NOTHING if None in texts else name[len(JOINED) :].join(texts)
@@ -268,7 +358,17 @@ def describe(name: str) -> str:
         return f'split at "{name[len(SPLIT) :]}"'
     if name == LOOKED_UP:
         return "looked up (the same input always gave the same output)"
+    if name.startswith(NORMALISED):
+        return _describe_normalised(name)
     return name
+
+
+def _describe_normalised(name: str) -> str:
+    """Say a normalisation: 'written in upper case, "-" as ":"'."""
+    cases, separators = json.loads(name[len(NORMALISED) :])
+    parts = [] if "keep" in cases else [f"written in {cases[0]} case"]
+    parts += [f'"{x}" as "{y}"' for x, y in sorted(separators.items()) if x != y]
+    return "normalised: " + (", ".join(parts) or "kept as it is")
 
 
 def is_function(name: str | None) -> bool:
@@ -277,7 +377,7 @@ def is_function(name: str | None) -> bool:
     A template, a join, a split, a bound, a known scale (not `scaled ?`)."""
     if name and name.startswith(SCALED):
         return name[len(SCALED) :][:1] in ("x", "/")
-    return bool(name) and name.startswith((WRAPPED, JOINED, SPLIT, AT_MOST, AT_LEAST))
+    return bool(name) and name.startswith((WRAPPED, JOINED, SPLIT, AT_MOST, AT_LEAST, NORMALISED))
 
 
 def is_bound(name: str | None) -> bool:
