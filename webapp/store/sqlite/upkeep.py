@@ -221,7 +221,7 @@ class Upkeep(SearchIndexUpkeep):
                 return deleted
 
     def _wal_bytes(self) -> int:
-        """Copy the WAL into the file, so that the next transaction writes it from its start.
+        """Copy the WAL into the file, for the next transaction to write it from its start.
 
         Return the bytes it held. RESTART waits for the readers of the old frames: after a
         PASSIVE checkpoint a server's reader kept the WAL from restarting, every step was added to
