@@ -18,6 +18,11 @@ ARGS = [
 ]
 
 
+# how long expect() waits for a state: its own default is 5 s, whatever page.set_default_timeout
+# says, and a page of a loaded machine (the suite runs on every core of two) can take longer
+EXPECT_WAIT_MS = 30_000
+
+
 def need_chromium() -> None:
     """Skip the calling test module without Chromium; fail it on CI, which must run the browser
     tests."""
@@ -35,7 +40,12 @@ def need_chromium() -> None:
 
 
 def launch(playwright):
-    """Start Debian's Chromium (Playwright's own download does not work here)."""
+    """Start Debian's Chromium (Playwright's own download does not work here).
+
+    Every browser test launches it here, so here expect() gets its wait for the whole suite."""
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=EXPECT_WAIT_MS)
     return playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
 
 

@@ -173,6 +173,52 @@ def test_redacted_values_compare_equal_to_anything():
     assert call(args, request)["findings"] == []
 
 
+def ends(result):
+    return {
+        (f["kind"], f["left"] and f["left"]["path"], f["right"] and f["right"]["path"])
+        for f in result["findings"]
+    }
+
+
+@pytest.mark.parametrize(
+    "arguments, request_body, expected",
+    [
+        # the black-box pass's call: the marker was paired with page's 2 as an equal value
+        (
+            {"token": "[REDACTED]", "query": "shoes"},
+            {"q": "shoes", "page": 2},
+            {("added", None, "/page"), ("dropped", "/token", None), ("renamed", "/query", "/q")},
+        ),
+        # the only string left on each side: the marker is no value of a type
+        (
+            {"jwt": "[REDACTED]", "x": 1},
+            {"query": "x=1"},
+            {("added", None, "/query"), ("dropped", "/jwt", None), ("dropped", "/x", None)},
+        ),
+        (
+            {"jwt": "[REDACTED]", "q": "rome"},
+            {"q": "rome", "city": "Paris"},
+            {("added", None, "/city"), ("dropped", "/jwt", None)},
+        ),
+    ],
+)
+def test_a_redacted_argument_is_dropped_not_paired_with_a_field_it_does_not_hide(
+    arguments, request_body, expected
+):
+    found = call(arguments, request_body)
+    assert ends(found) == expected
+    # redaction makes no finding louder: the drop is the one call's usual info
+    assert {f["severity"] for f in found["findings"]} == {"info"}
+
+
+def test_a_redacted_argument_still_pairs_with_a_redacted_field_or_one_of_its_name():
+    args = {"api_key": "[REDACTED]", "q": "shoes"}
+    assert ends(call(args, {"key": "[REDACTED]", "q": "shoes"})) == {
+        ("renamed", "/api_key", "/key")
+    }
+    assert call(args, {"api_key": "sk-live-123", "q": "shoes"})["findings"] == []
+
+
 # --- one test per kind ------------------------------------------------------------------
 
 

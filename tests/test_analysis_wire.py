@@ -62,6 +62,19 @@ def test_a_query_string_reads_repeated_keys_brackets_and_percent_encoding():
     assert read_query("/x?a[0]=x&a[1]=y&empty=") == {"a": ["x", "y"], "empty": ""}
 
 
+def test_a_redacted_argument_is_not_paired_with_a_query_parameter_of_another_value():
+    result = call({"jwt": "[REDACTED]"}, "https://api.example.com/s?x=1")
+    assert pairs(result) == {("/jwt", None)}
+    assert {(f["kind"], f["severity"]) for f in result["findings"]} == {
+        ("dropped", "info"),
+        ("added", "info"),
+    }
+    # a redacted parameter still takes it
+    assert pairs(call({"jwt": "[REDACTED]"}, "https://api.example.com/s?key=[REDACTED]")) == {
+        ("/jwt", "query:/key")
+    }
+
+
 def test_a_google_maps_query_keeps_the_pipe_joined_list_and_its_redacted_key_as_text():
     url = (
         "https://maps.googleapis.com/maps/api/distancematrix/json?origins=Boston%7CNew+York&destinations=DC"

@@ -63,6 +63,19 @@ def test_a_resent_batch_is_counted_as_duplicates(client, store):
     assert store.count_events() == 3
 
 
+def test_a_snapshots_versions_name_a_bad_snapshot_400_and_a_missing_one_404(client):
+    post(client, ndjson(order_call()[0]))
+    calls = f"/api/v1/traces/{TRACE}/calls/call_01"
+
+    listed = client.get(f"{calls}/arguments/versions")
+    bad = assert_error_shape(client.get(f"{calls}/zzz/versions"), 400, "bad_parameter")
+    missing = client.get(f"{calls}/request/versions")
+
+    assert [v["payload"] for v in listed.get_json()["versions"]] == [order_call()[0]["payload"]]
+    assert "'zzz'" in bad["message"] and "arguments" in bad["message"]
+    assert_error_shape(missing, 404, "snapshot_not_found")
+
+
 @pytest.mark.parametrize("body", [b"", b"not json at all", b'{"trace_id": ', b"\xff\xfe\x00"])
 def test_an_unparseable_body_gets_422_and_stores_nothing(client, store, body):
     assert_error_shape(post(client, body), 422)

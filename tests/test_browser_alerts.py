@@ -74,8 +74,13 @@ def test_a_rule_made_on_the_page_fires_on_a_regression_and_shows_in_its_log(make
         )
         wait_for(lambda: receiver.accepted)
 
-        page.goto(server.url + "/settings/alerts")
-        rows = page.locator("tr.delivery")
+        def delivery_rows():
+            page.goto(server.url + "/settings/alerts")
+            rows = page.locator("tr.delivery")
+            # the sender logs a delivery once the receiver's answer is back, after it was recorded
+            return rows if rows.count() and "delivered" in rows.nth(0).inner_text() else None
+
+        rows = wait_for(delivery_rows)
         # the failed first try, then the delivery, newest first
         assert rows.count() == 2
         assert "regressed" in rows.nth(0).inner_text() and "200" in rows.nth(0).inner_text()

@@ -202,3 +202,63 @@ def test_tools_map_declares_a_transform_and_the_analysis_enforces_it(db_path):
     worst = {t: store.get_trace(t)["calls"][0]["worst"] for t in ("a" * 32, "b" * 32)}
     assert worst == {"a" * 32: "info", "b" * 32: "warning"}
     store.close()
+
+
+BOOKING = [
+    ("arguments", {"seats": 4}, None),
+    ("request", {"seats": 4}, None),
+    ("response", {"id": "b_1", "guests": 4}, {"status_code": 201}),
+    ("result", {"ok": True}, None),
+]
+
+
+def _dropped_on_the_way_back(store, trace_id):
+    call = store.get_trace(trace_id)["calls"][0]
+    return [
+        f
+        for f in call["findings"]
+        if f["kind"] == "dropped" and f["left"] == {"snapshot": "response", "path": "/guests"}
+    ]
+
+
+def test_a_response_field_dropped_from_the_result_hints_the_command_that_quiets_it(db_path):
+    import shlex
+
+    import orjson
+
+    from webapp import pipeline
+    from webapp.ingest import parse_body
+
+    store = Store.open(db_path)
+    base = {"trace_id": "wb000001", "call_id": "c1", "tool": "bookTable2"}
+    events = [
+        {**base, "snapshot": stage, "payload": payload, **({"http": http} if http else {})}
+        for stage, payload, http in BOOKING
+    ]
+    pipeline.store_batch(store, parse_body(orjson.dumps(events)), None)
+    pipeline.catch_up(store)
+    [dropped] = _dropped_on_the_way_back(store, "wb000001")
+    hint = "declare the pair: "
+    assert dropped["message"].startswith("guests dropped: not in the result")
+    command = dropped["message"].split(hint, 1)[1]
+    # it once declared an argument -> request pair, and the finding stayed
+    assert command == "tracediff tools map bookTable2 --result guests=ok"
+    result = run(*shlex.split(command)[1:], "--db", db_path)
+    assert result.exit_code == 0, result.output
+    assert "bookTable2: response:/guests -> result:/ok" in result.output
+    assert store.get_tool("bookTable2")["mapping"] == [{"response": "/guests", "result": "/ok"}]
+    assert _dropped_on_the_way_back(store, "wb000001") == []
+    # the declared pair is checked as one: 4 handed back as true is the change it now names
+    call = store.get_trace("wb000001")["calls"][0]
+    assert [
+        (f["kind"], f["left"]["path"], f["right"]["path"])
+        for f in call["findings"]
+        if f["left"] and f["right"]
+    ] == [("value_changed", "/guests", "/ok")]
+    store.close()
+
+
+def test_tools_map_result_refuses_a_field_outside_the_body(db_path):
+    result = run("tools", "map", "pay", "--result", "total=query:/x", "--db", db_path)
+    assert result.exit_code == 2 and "JSON Pointer" in result.output, result.output
+    assert Store.open(db_path).get_tool("pay") is None

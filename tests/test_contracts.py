@@ -68,9 +68,13 @@ def test_a_schema_that_is_not_an_object_is_refused():
         ),
         (
             [{"arguments": "/a", "body": "/b"}],
-            "mapping/0: unknown snapshot 'body' (use arguments, request, response)",
+            "mapping/0: unknown snapshot 'body' (use arguments, request, response, result)",
         ),
         ([{"arguments": "/a"}], "mapping/0: must pair exactly two snapshots"),
+        (
+            [{"arguments": "/a", "result": "/b"}],
+            "mapping/0: a result field pairs with a response field",
+        ),
         (
             [{"arguments": "/a~2", "request": "/b"}],
             "mapping/0/arguments: '/a~2' is not a JSON Pointer (e.g. \"/amount\")",
@@ -80,6 +84,10 @@ def test_a_schema_that_is_not_an_object_is_refused():
 )
 def test_mapping_entries_must_be_json_pointers_on_known_snapshots(mapping, problem):
     assert problem in check_contract({"mapping": mapping})
+
+
+def test_a_mapping_entry_may_pair_a_response_field_with_the_result_field_handing_it_back():
+    assert check_contract({"mapping": [{"response": "/id", "result": "/booking_id"}]}) == []
 
 
 @pytest.mark.parametrize(

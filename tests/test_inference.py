@@ -417,3 +417,29 @@ def test_an_argument_paired_only_with_a_constant_is_learnt_consumed():
             ),
         )
     assert learnt_consumed(evidence, presence(looked)) == []
+
+
+def test_a_rename_hint_pairs_a_field_with_one_of_the_next_stage_only():
+    def one(kind, snapshot, path, value):
+        side = {"snapshot": snapshot, "path": path}
+        return {
+            "kind": kind,
+            "left": side if kind == "dropped" else None,
+            "right": side if kind == "added" else None,
+            f"{'left' if kind == 'dropped' else 'right'}_value": value,
+            "message": f"{path[1:]} {kind}",
+        }
+
+    findings = [
+        one("dropped", "arguments", "/seats", 4),
+        one("dropped", "response", "/guests", 4),
+        one("added", "result", "/party", 4),
+    ]
+    # an argument is never guessed into the result, nor a response field into the request
+    assert rename_guesses(findings) == {1: ["/party"]}
+    hint_renames(findings, "bookTable")
+    assert findings[0]["message"] == "seats dropped"
+    assert findings[1]["message"] == (
+        "guests dropped; if it became party, declare the pair: "
+        "tracediff tools map bookTable --result guests=party"
+    )

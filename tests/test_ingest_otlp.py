@@ -756,3 +756,37 @@ def test_smolagents_call_wrapper_is_unwrapped_so_only_the_planted_bug_is_found(c
         if f["severity"] in ("warning", "error")
     ]
     assert loud == [("type_changed", "/limit")]
+
+
+def test_a_response_field_the_otlp_result_left_out_hints_the_way_back_command(client):
+    trace = bytes.fromhex("cd" * 16)
+    tool = span(
+        b"\x01" * 8,
+        "execute_tool bookTable2",
+        {
+            **TOOL_ATTRS,
+            "gen_ai.tool.name": "bookTable2",
+            "gen_ai.tool.call.arguments": '{"seats": 4}',
+            "gen_ai.tool.call.result": '{"ok": true}',
+        },
+        trace=trace,
+    )
+    http = {
+        **HTTP_ATTRS,
+        "http.request.body.content": '{"seats": 4}',
+        "http.response.body.content": '{"id": "b_1", "guests": 4}',
+        "http.response.status_code": 201,
+    }
+    posted = client.post(
+        "/v1/traces",
+        data=export(
+            tool, span(b"\x02" * 8, "POST", http, b"\x01" * 8, Span.SPAN_KIND_CLIENT, trace)
+        ).SerializeToString(),
+        content_type="application/x-protobuf",
+    )
+    assert posted.status_code == 200
+    [call] = client.get(f"/api/v1/traces/{'cd' * 16}").get_json()["calls"]
+    [dropped] = [f for f in call["findings"] if f["message"].startswith("guests dropped")]
+    assert dropped["message"].endswith(
+        "declare the pair: tracediff tools map bookTable2 --result guests=ok"
+    )

@@ -848,3 +848,80 @@ def test_lint_advises_the_error_envelope_where_the_error_answers_declare_none():
         "properties": {"error": {"properties": {k: {} for k in DEFAULT_ERROR_SCHEMA["required"]}}},
     }
     assert not lacks_the_envelope({"error_schema": wrapped})
+
+
+ENVELOPE = {
+    "type": "object",
+    "required": ["code", "message", "retryable"],
+    "properties": {
+        "code": {"type": "string"},
+        "message": {"type": "string"},
+        "retryable": {"type": "boolean"},
+    },
+}
+WRAPPED = {"type": "object", "required": ["error"], "properties": {"error": ENVELOPE}}
+CREATE_THING = [
+    {
+        "name": "createThing",
+        "input_schema": {
+            "type": "object",
+            "properties": {"name": {"type": "string"}},
+            "required": ["name"],
+        },
+    }
+]
+
+
+def things_api(status: str, where: str, envelope: dict) -> dict:
+    """An API whose createThing answers `status` with `envelope`, inline or by a $ref."""
+    body = {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}
+    answer = {"description": "bad", "content": {"application/json": {"schema": envelope}}}
+    components = {}
+    if where == "schemas":
+        components = {"schemas": {"Error": envelope}}
+        answer["content"]["application/json"]["schema"] = {"$ref": "#/components/schemas/Error"}
+    elif where == "responses":
+        components = {"responses": {"Bad": answer}}
+        answer = {"$ref": "#/components/responses/Bad"}
+    created = {"description": "made", "content": {"application/json": {"schema": {}}}}
+    operation = {
+        "operationId": "createThing",
+        "requestBody": {"content": {"application/json": {"schema": body}}},
+        "responses": {"201": created, status: answer},
+    }
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "things", "version": "1"},
+        "paths": {"/things": {"post": operation}},
+        "components": components,
+    }
+
+
+@pytest.mark.parametrize("status", ["400", "default"])
+@pytest.mark.parametrize("where", ["inline", "schemas", "responses"])
+@pytest.mark.parametrize("envelope", [WRAPPED, ENVELOPE], ids=["wrapped", "top-level"])
+def test_lint_gives_no_envelope_advice_where_the_openapi_error_answer_declares_it(
+    tmp_path, status, where, envelope
+):
+    tools = write(tmp_path, "tools.json", CREATE_THING)
+    api = write(tmp_path, "api.json", things_api(status, where, envelope))
+    result = CliRunner().invoke(main, ["lint", tools, api])
+    assert result.exit_code == 0, result.output
+    assert "PASS   createThing" in result.output and "advice" not in result.output
+    # the same answer without retryable is no envelope: advised
+    partial = copy.deepcopy(envelope)
+    inner = partial["properties"].get("error", partial)
+    del inner["properties"]["retryable"]
+    inner["required"].remove("retryable")
+    api = write(tmp_path, "partial.json", things_api(status, where, partial))
+    advised = CliRunner().invoke(main, ["lint", tools, api])
+    assert "declare no envelope of code, message and retryable (createThing)" in advised.output
+
+
+def test_lint_reads_tracediffs_own_error_envelope(client, tmp_path):
+    document = client.get("/api/v1/openapi.json").get_json()
+    api = write(tmp_path, "td-openapi.json", document)
+    tools = write(tmp_path, "at.json", [{**CREATE_THING[0], "name": "adoptObserved"}])
+    operation = "adoptObserved=POST /api/v1/tools/{name}/observed/adopt"
+    result = CliRunner().invoke(main, ["lint", tools, api, "--operation", operation])
+    assert "adoptObserved" in result.output and "advice" not in result.output, result.output

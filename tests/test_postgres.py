@@ -630,3 +630,37 @@ def test_a_tool_known_only_by_events_another_node_is_projecting_is_found(pg_url)
         assert client.get("/api/v1/tools/bookTable/observed").status_code == 200
         assert client.get("/api/v1/tools/bookTable/mappings").status_code == 200
         assert client.get("/api/v1/tools/noSuchTool/mappings").status_code == 404
+
+
+@pytest.mark.slow
+def test_a_call_that_cannot_be_saved_is_set_aside_and_the_node_stays_ready(pg_url, tmp_path):
+    from webapp.ingest import Event
+
+    # as a version without the NUL-key rule acknowledged them: PostgreSQL's text cannot hold the key
+    store = Store.open(pg_url)
+    poison = [
+        Event(
+            event_id=f"e{n}",
+            trace_id="poison",
+            call_id="c1",
+            snapshot=name,
+            tool="tnul",
+            payload={"a\x00b": "x", "limit": limit},
+        )
+        for n, (name, limit) in enumerate([("arguments", 5), ("request", "5")])
+    ]
+    store.add_events(poison)
+    store.close()
+    # ready only while nothing waits at all
+    node = LiveServer(
+        pg_url, env={"TRACEDIFF_READY_MAX_LAG": "0"}, log_path=tmp_path / "node.log"
+    ).start()
+    try:
+        # the background analyser alone: nothing reads the trace before it is set aside
+        wait_for(lambda: httpx.get(node.url + "/api/v1/ready", timeout=30).status_code == 200)
+        (call,) = httpx.get(node.url + "/api/v1/traces/poison", timeout=30).json()["calls"]
+        assert call["analyzed"]
+        assert call["incomplete"].startswith("analysis failed (DataError: ")
+    finally:
+        node.stop()
+    assert "it is set aside" in node.logs()

@@ -372,3 +372,24 @@ def test_a_problem_grouped_under_the_first_fingerprint_version_keeps_its_calls_a
         assert (kept["fingerprint_version"], kept["calls"], kept["traces"]) == (1, 3, 2)
         world.invalidate_tool(None)
         pipeline.catch_up(world)
+
+
+def test_a_violation_a_finding_explains_links_to_the_problem_that_counts_its_call(client, world):
+    (type_changed,) = world.find_problems(ProblemFilters())[0]
+    # a request-only call: no finding explains its violation, which opens a problem of its own
+    request_only = [e for e in call(trace(9), at(180, PAST)) if e["snapshot"] == "request"]
+    send(client, *request_only)
+    pipeline.catch_up(world)
+    problems, _ = world.find_problems(ProblemFilters())
+    violation = next(p for p in problems if p["kind"] == "schema_violation")
+    assert (violation["calls"], violation["traces"]) == (1, 1)
+    linked = client.get(f"/api/v1/traces?problem={violation['id']}").get_json()["traces"]
+    assert [t["trace_id"] for t in linked] == [trace(9)]
+    # an earlier call's violation at /limit is its type_changed finding's problem, as grouped
+    body = client.get(f"/api/v1/traces/{trace(2)}").get_json()
+    (one,) = body["calls"]
+    [error] = one["validation"]["request"]["errors"]
+    assert (error["path"], error["problem"]) == ("/limit", type_changed["id"])
+    assert one["problems"] == [type_changed["id"]]
+    alone = client.get(f"/api/v1/traces/{trace(9)}").get_json()["calls"][0]
+    assert alone["problems"] == [violation["id"]]

@@ -367,3 +367,25 @@ def test_the_json_twin_of_a_missing_page_answers_404_in_the_error_shape(client, 
         and answer.is_json
         and set(answer.get_json()["error"]) == {"code", "message", "retryable"}
     )
+
+
+def test_a_response_field_dropped_from_the_result_offers_its_command_not_the_arguments_form(
+    client,
+):
+    base = {"trace_id": "wb000001", "call_id": "c1", "tool": "bookTable2"}
+    stages = [
+        ("arguments", {"seats": 4}, None),
+        ("request", {"seats": 4}, None),
+        ("response", {"id": "b_1", "guests": 4}, {"status_code": 201}),
+        ("result", {"ok": True}, None),
+    ]
+    sent = [
+        {**base, "snapshot": stage, "payload": payload, **({"http": http} if http else {})}
+        for stage, payload, http in stages
+    ]
+    client.post("/api/v1/ingest", data=orjson.dumps(sent))
+    html = client.get("/traces/wb000001").get_data(as_text=True)
+    assert "guests dropped: not in the result" in html, "the trace page no longer reports it"
+    assert "<code>tracediff tools map bookTable2 --result guests=ok</code>" in html
+    # the form declares argument -> request pairs: offered for none here
+    assert '<button type="submit">pair these</button>' not in html

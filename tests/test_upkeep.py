@@ -268,8 +268,9 @@ def test_prune_on_a_nearly_full_filesystem_deletes_and_frees_space_while_the_ser
             # prune once took the disk to 0 KiB): it waits, its work pending, while prune runs
             wait_until_idle(http)
             before, held = free_bytes(small_disk), file_bytes(server.db_path)
-            # the floor (8 MiB), and at most the WAL ingest's refusal gave back
-            assert before < 12 * MB
+            # the floor (8 MiB), and at most the WAL ingest's refusal gave back (the server's
+            # writes while a reader held it: up to 5.9 MiB in 70 runs)
+            assert before < 16 * MB
             pruned, least = least_free_while(
                 small_disk,
                 lambda: tracediff("prune", "--days", "30", "--db", str(server.db_path)),
@@ -301,14 +302,10 @@ def test_prune_on_a_nearly_full_filesystem_deletes_and_frees_space_while_the_ser
     "beside_server, left",
     [
         # beside a server whose analyser waits below the floor (it once left 178 events unprojected
-        # for 120 s there, when it still folded below it). Its readers may hold the WAL while the
-        # prune writes to it: with 1 MiB left the prune ran out of room once in three loaded full
-        # runs (issue 36's note), so it may fail
-        pytest.param(
-            True,
-            1 * MB,
-            marks=pytest.mark.xfail(reason="a reader beside it can hold the WAL the prune grows"),
-        ),
+        # for 120 s there, when it still folded below it). Its readers kept the WAL from restarting
+        # while the prune's deletions wrote to it, and the vacuum wrote two WAL frames a page
+        # where one was reckoned: it ran out of room once in three loaded full runs (both fixed)
+        (True, 1 * MB),
         (False, 1 * MB),
         (False, MB // 4),
     ],
@@ -327,10 +324,9 @@ def test_prune_with_little_left_by_another_program_gives_the_space_back(
                 wait_until_idle(http)
             else:
                 server.stop()
-                # no WAL left to reuse: prune makes its own
-                with sqlite3.connect(server.db_path) as conn:
-                    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-                assert not os.path.getsize(f"{server.db_path}-wal")
+            # no WAL left to reuse: prune makes its own (and a paused server's giving its WAL back
+            # cannot add room behind the test's back)
+            empty_the_wal(server.db_path)
             leave_free(small_disk, left)
             before, held = free_bytes(small_disk), file_bytes(server.db_path)
             pruned = tracediff("prune", "--days", "30", "--db", str(server.db_path))
@@ -354,6 +350,17 @@ def test_prune_with_little_left_by_another_program_gives_the_space_back(
     # a paused analyser may give its WAL back meanwhile (every 30 s below the floor)
     assert before <= left + MB // 4
     assert_pruned_well(pruned, before, after, held, old_traces, server.db_path, sent_new)
+
+
+def empty_the_wal(db_path, seconds: float = 60) -> None:
+    """Copy a database's WAL into it and truncate it, once no reader holds it."""
+    deadline = time.monotonic() + seconds
+    wal = f"{db_path}-wal"
+    while os.path.exists(wal) and os.path.getsize(wal):
+        assert time.monotonic() < deadline, "a reader held the WAL for a minute"
+        with sqlite3.connect(db_path, timeout=seconds) as conn:
+            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        time.sleep(0.1)
 
 
 def fill_to_the_last_byte(folder, store: Store) -> None:

@@ -433,11 +433,12 @@ def test_a_tool_named_with_dot_segments_links_to_its_own_page_as_a_browser_resol
 
 
 def test_control_characters_of_a_payload_are_shown_as_escapes_on_the_page(client):
-    ingest(client, envelope(snapshot="request", payload={"a\u0000b": "c\u0000d\u001b[31m"}))
+    # a NUL in a key is refused at ingest (PostgreSQL's text cannot hold it), in a value kept
+    ingest(client, envelope(snapshot="request", payload={"a\u001bb": "c\u0000d\u001b[31m"}))
     for view in ("raw", "aligned"):
         html = client.get(f"/traces/{TRACE}?view={view}").get_data(as_text=True)
         assert "\u0000" not in html and "\u001b" not in html
-        assert "a\\u0000b" in html
+        assert "a\\u001bb" in html and "c\\u0000d" in html
 
 
 def test_each_strip_row_has_its_own_scale_so_a_quiet_tool_stays_visible(client):

@@ -19,7 +19,7 @@ from .alignment.rows import (
 )
 from .budget import wall_clock
 from .checks import CheckError, call_snapshots, check_call, checked_url, fails_check
-from .engine import analyze_call
+from .engine import analyze_call, not_analysed
 from .findings.fold import FOLD_AT, occurrences
 from .findings.kinds import (
     DEFAULT_ERROR_SCHEMA,
@@ -58,6 +58,7 @@ __all__ = [
     "learnt",
     # the engine and its clock
     "analyze_call",
+    "not_analysed",
     "wall_clock",
     # one call checked without storing it (tracediff check, POST /api/v1/check)
     "CheckError",

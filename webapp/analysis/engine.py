@@ -100,10 +100,22 @@ def analyze_call(
                 f"stopped after its time budget of {budget:g} s of CPU; `tracediff reanalyze "
                 "--budget` retries"
             )
+    return _incomplete(why, findings, validation, (contract, status), sparse)
+
+
+def not_analysed(why: str) -> dict:
+    """Return the result of a call whose analysis failed, marked `incomplete` with why."""
+    return _incomplete(why, [], {}, (None, None), True)
+
+
+def _incomplete(why: str, findings, validation, judged_by: tuple, sparse: bool) -> dict:
+    """Return what an analysis found before it stopped, marked `incomplete`.
+
+    `judged_by` is the (contract, status) naming each stage's schema."""
     empty = {stage: None for stage in STAGES}
-    # a stage the budget stopped before is not judged
+    # a stage the analysis stopped before is not judged
     for stage in STAGES:
-        name = _schema_for(stage, contract, status)[0]
+        name = _schema_for(stage, *judged_by)[0]
         validation.setdefault(stage, {"schema": name, "valid": None, "errors": []})
     result = _result(
         empty, Comparison(Pairing(None, None)), validation, sort_findings(findings), sparse

@@ -14,11 +14,11 @@ from ..common.words import counted
 _TRANSFORM = re.compile(r"^(?:[x/]\d+(?:\.\d+)?|[A-Za-z0-9_-]+>[A-Za-z0-9_-]+)$", re.ASCII)
 
 
-def parse_pair(text: str) -> tuple:
-    """Read ARGUMENT=REQUEST[:TRANSFORM].
+def parse_pair(text: str, way_back: bool = False) -> tuple:
+    """Read ARGUMENT=REQUEST[:TRANSFORM] (RESPONSE=RESULT[:TRANSFORM] with --result).
 
     Plain names are top-level keys, "/a/b" a JSON Pointer."""
-    from ..analysis import LOCATIONS
+    from ..analysis import LOCATIONS, is_located_path
 
     left, sep, right = text.partition("=")
     head, colon, tail = right.rpartition(":")
@@ -34,6 +34,8 @@ def parse_pair(text: str) -> tuple:
     _refuse_unknown_transform(text, right, colon and head and not transform and tail)
     _refuse_unknown_transform_outside_the_body(text, head, colon and not transform and tail)
     pair = (_pointer(left, text), _pointer(right, text))
+    if way_back and any(is_located_path(p) for p in pair):
+        raise click.BadParameter(f"{text!r}: a response or result field is a JSON Pointer, /a/b")
     return (*pair, transform) if transform else pair
 
 
@@ -83,16 +85,23 @@ def _pointer(name: str, text: str) -> str:
 @click.argument("tool")
 @click.argument("pairs", nargs=-1, required=True)
 @click.option(
+    "--result",
+    "way_back",
+    is_flag=True,
+    help="Declare RESPONSE=RESULT pairs instead: the result field that hands a response field "
+    "back to the model (id=booking_id).",
+)
+@click.option(
     "--db",
     "database",
     envvar="TRACEDIFF_DATABASE",
     default=None,
     help="SQLite database file [env TRACEDIFF_DATABASE; default tracediff.db].",
 )
-def tools_map(tool, pairs, database):
+def tools_map(tool, pairs, way_back, database):
     """Declare ARGUMENT=REQUEST[:TRANSFORM] pairs in TOOL's contract mapping.
 
-    seats=quantity, total=cents:x100."""
+    seats=quantity, total=cents:x100; with --result, RESPONSE=RESULT pairs."""
     # imported here, as the rest of the CLI does, so `tracediff --help` starts fast
     from .. import pipeline
     from ..config import SettingError, load_settings
@@ -100,21 +109,21 @@ def tools_map(tool, pairs, database):
     from ..pipeline import mappings as toolmappings
     from ..store import Store, StoreUnavailable
 
-    parsed = [parse_pair(p) for p in pairs]
+    parsed = [parse_pair(p, way_back) for p in pairs]
+    stages = toolmappings.RESPONSE_TO_RESULT if way_back else toolmappings.ARGUMENTS_TO_REQUEST
     try:
         settings = load_settings({"DATABASE": database} if database else None)
         store = Store.from_settings(settings, create=True)
     except (SettingError, sqlite3.Error, OSError, StoreUnavailable) as error:
         raise click.ClickException(f"cannot open the database: {error}") from None
     try:
-        contract = toolmappings.declare(store, tool, parsed)
+        contract = toolmappings.declare(store, tool, parsed, stages)
     except ContractError as error:
         raise click.ClickException(str(error)) from None
     analysed = pipeline.catch_up(store)
-    for arguments, request, *transform in parsed:
-        click.echo(
-            f"{tool}: {arguments} -> {request}" + (f" ({transform[0]})" if transform else "")
-        )
+    for left, right, *transform in parsed:
+        shown = f"{stages[0]}:{left} -> {stages[1]}:{right}" if way_back else f"{left} -> {right}"
+        click.echo(f"{tool}: {shown}" + (f" ({transform[0]})" if transform else ""))
     click.echo(
         f"{counted(len(contract.get('mapping') or []), 'mapping')} in the contract; reanalysed "
         f"{counted(analysed, 'call')}"

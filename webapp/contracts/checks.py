@@ -8,7 +8,7 @@ import jsonschema_rs
 
 from ..analysis import is_request_path, metaschema_problems, transform_problem
 from ..common.pointers import from_tokens, is_pointer
-from ..common.stages import CORE
+from ..common.stages import CORE, NAMES
 from .errors import ContractError
 from .refs import ref_problems
 from .requests import check_http
@@ -23,8 +23,9 @@ SCHEMA_KEYS = (
     "result_schema",
 )
 CONTRACT_KEYS = ("description", *SCHEMA_KEYS, "mapping", "consumed", "result_budget_bytes")
-# a mapping pairs two of the core stages
-SNAPSHOTS = CORE
+# a mapping pairs two of the core stages, or a response field with the result field that hands it
+# back (the way back)
+SNAPSHOTS = NAMES
 # A declared transform makes that change expected (issue 11); `inferred` and `separator` mark a pair
 # inference learnt and the join its traffic showed, `relation` and `table` the value relation it
 # showed (a template, a clamp, a value looked up), as the analysis reads them (the fixtures zip
@@ -167,6 +168,8 @@ def _mapping_problems(mapping) -> list[str]:
             )
         if len([k for k in entry if k in SNAPSHOTS]) != 2:
             problems.append(f"{where}: must pair exactly two snapshots")
+        elif any(k not in CORE for k in entry if k in SNAPSHOTS) and "response" not in entry:
+            problems.append(f"{where}: a result field pairs with a response field")
         for key, pointer in entry.items():
             if key in SNAPSHOTS and not (
                 is_request_path(pointer) if key == "request" else is_pointer(pointer)

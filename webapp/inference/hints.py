@@ -25,24 +25,28 @@ def cli_name(path: str) -> str:
     return path
 
 
-def map_command(tool: str | None, pairs) -> str:
+# the stage pairs `tracediff tools map` declares: (dropped's stage, added's stage) -> its option
+_DECLARED_BY = {("arguments", "request"): (), ("response", "result"): ("--result",)}
+
+
+def map_command(tool: str | None, pairs, stages=("arguments", "request")) -> str:
     """Return the `tracediff tools map` command that declares these pairs.
 
-    (argument, request) pairs."""
-    words = ["tracediff", "tools", "map", tool or "TOOL"]
+    (argument, request) pairs; (response, result) ones with `stages` ("response", "result")."""
+    words = ["tracediff", "tools", "map", tool or "TOOL", *_DECLARED_BY[tuple(stages)]]
     words += [f"{cli_name(a)}={cli_name(r)}" for a, r in pairs]
     return " ".join(shlex.quote(w) for w in words)
 
 
 def rename_guesses(findings: list[dict]) -> dict[int, list[str]]:
-    """Return {index of a dropped finding: added request paths, likeliest first}."""
-    added = [
-        (f["right"]["path"], f.get("right_value"))
-        for f in findings
-        if f["kind"] == "added" and f.get("right") and "occurrences" not in f
-    ]
-    if not added:
-        return {}
+    """Return {index of a dropped finding: added next-stage paths, likeliest first}.
+
+    An argument's counterpart is a request field, a response field's a result field."""
+    added = {}
+    for f in findings:
+        if f["kind"] == "added" and f.get("right") and "occurrences" not in f:
+            at = f["right"]
+            added.setdefault(at.get("snapshot"), []).append((at["path"], f.get("right_value")))
     out = {}
     for index, f in enumerate(findings):
         if (
@@ -50,12 +54,18 @@ def rename_guesses(findings: list[dict]) -> dict[int, list[str]]:
             and f.get("left")
             and f["left"]["path"]
             and "occurrences" not in f
+            and (candidates := added.get(next_stage(f["left"].get("snapshot"))))
         ):
             path, value = f["left"]["path"], f.get("left_value")
             out[index] = [
-                p for p, _ in sorted(added, key=lambda item: _distance(path, value, *item))
+                p for p, _ in sorted(candidates, key=lambda item: _distance(path, value, *item))
             ]
     return out
+
+
+def next_stage(stage: str | None) -> str | None:
+    """Return the stage a dropped field of `stage` may have gone to, or None."""
+    return next((right for left, right in _DECLARED_BY if left == stage), None)
 
 
 def _distance(path, value, other_path, other_value) -> tuple:
@@ -75,7 +85,8 @@ def hint_renames(findings: list[dict], tool: str | None) -> list[dict]:
     How to declare the pair, in place."""
     for index, guesses in rename_guesses(findings).items():
         f = findings[index]
-        command = map_command(tool, [(f["left"]["path"], guesses[0])])
+        stages = (f["left"]["snapshot"], next_stage(f["left"]["snapshot"]))
+        command = map_command(tool, [(f["left"]["path"], guesses[0])], stages)
         # a body pointer without its slash, a located path (`query:/startCursor`) whole
         shown = guesses[0][1:] if guesses[0].startswith("/") else guesses[0]
         f["message"] += f"; if it became {shown}, declare the pair: {command}"

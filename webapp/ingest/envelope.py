@@ -13,7 +13,7 @@ from typing import Any
 from ..common import jsontext, times
 from ..common.stages import NAMES, spelt
 from .model import Event, Limits, RecordError, is_depth_error, too_deep
-from .records import depth_exceeds
+from .records import depth_exceeds, refuse_nul_keys
 
 # \d is 0-9 only, as int() and times read them
 _RFC3339 = re.compile(
@@ -248,13 +248,17 @@ def make_event(
         url = http.get("url") if type(http) is dict and payload in (None, "") else None
         # A request given by its URL alone (a GET) is told from another by the URL, not by its empty
         # body.
-        event_id = derive_event_id(
+        canonical = canonical_json(
             trace_id, call_id, snapshot, payload if url is None else {"http.url": url}
         )
+        # the ids around the payload are printable: a NUL in the text is the payload's
+        refuse_nul_keys(payload, canonical)
+        event_id = hashlib.sha256(canonical).hexdigest()[:32]
     else:
         event_id = _name("event_id", event_id)
         if not event_id:
             raise RecordError("bad_value", "event_id must not be empty")
+        refuse_nul_keys(payload)
     return Event(
         event_id=event_id,
         trace_id=trace_id,
@@ -341,10 +345,10 @@ def _headers(value: Any) -> dict:
     return out
 
 
-def derive_event_id(trace_id: str, call_id: str, snapshot: str, payload: Any) -> str:
-    """Return sha256 hex[:32] of the canonical (trace_id, call_id, snapshot, payload)."""
+def canonical_json(trace_id: str, call_id: str, snapshot: str, payload: Any) -> bytes:
+    """Return the JSON of (trace_id, call_id, snapshot, payload), keys sorted."""
     doc = [trace_id, call_id, snapshot, payload]
-    return hashlib.sha256(jsontext.dumps(doc, option=jsontext.OPT_SORT_KEYS)).hexdigest()[:32]
+    return jsontext.dumps(doc, option=jsontext.OPT_SORT_KEYS)
 
 
 def _name(field: str, value: Any) -> str:

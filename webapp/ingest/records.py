@@ -8,6 +8,7 @@ import json
 from typing import Any
 
 from ..common import jsontext
+from ..common.pointers import child
 from .model import RecordError, cut_raw, is_depth_error, json_reason, too_deep
 
 
@@ -76,6 +77,40 @@ def depth_exceeds(value: Any, limit: int) -> bool:
             if tc is dict or tc is list:
                 stack.append((c, d + 1))
     return False
+
+
+def refuse_nul_keys(payload: Any, dumped: bytes | None = None) -> None:
+    """Refuse a payload an object key of which holds a NUL character.
+
+    `dumped`, the payload's JSON when the caller made it, spares a second encoding. A key becomes
+    text of its own (a path in findings, learnt mappings, observed shapes), and PostgreSQL's text
+    cannot hold NUL: stored, the call could never be analysed there."""
+    if type(payload) is not dict and type(payload) is not list:
+        return
+    # JSON writes NUL as \u0000 only: without it, no key (and no value) holds one
+    if b"\\u0000" not in (dumped if dumped is not None else jsontext.dumps(payload)):
+        return
+    pointer = nul_key_pointer(payload)
+    if pointer is not None:
+        raise RecordError(
+            "bad_value",
+            f"payload key at {pointer[:120]!r} holds a NUL character (\\u0000), which tracediff "
+            "cannot store; drop or rename the key",
+        )
+
+
+def nul_key_pointer(value: Any) -> str | None:
+    """Return the JSON Pointer of the first object key holding NUL, or None."""
+    stack = [(value, "")]
+    while stack:
+        node, pointer = stack.pop()
+        items = node.items() if type(node) is dict else enumerate(node)
+        for key, child_value in items:
+            if type(key) is str and "\x00" in key:
+                return child(pointer, key)
+            if type(child_value) is dict or type(child_value) is list:
+                stack.append((child_value, child(pointer, key)))
+    return None
 
 
 def json_error(exc: jsontext.JSONDecodeError, what: str, max_depth: int, raw=b"") -> RecordError:

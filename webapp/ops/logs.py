@@ -21,6 +21,13 @@ _STATE = {"json": False, "query": False}
 # same line format
 APP_LOGGERS = {"webapp": logging.INFO, "psycopg": logging.WARNING}
 _NAMES = {"gunicorn.access": "access", "gunicorn.error": "server"}
+# What ends a line for a reader of the log (a terminal, `str.splitlines`, a shipper) or hides part
+# of it: a request's path or an error's text holding one could forge a line of its own.
+# C1 too: 0x85 is a line break, 0x9b a terminal's escape
+_BREAKS = (*range(0x20), *range(0x7F, 0xA0), 0x2028, 0x2029)
+TEXT_ESCAPES = {code: f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" for code in _BREAKS}
+# JSON escapes the C0 controls itself
+JSON_ESCAPES = {code: f"\\u{code:04x}" for code in _BREAKS if code >= 0x7F}
 
 
 class LineFormatter(logging.Formatter):
@@ -34,7 +41,8 @@ class LineFormatter(logging.Formatter):
         name = _NAMES.get(record.name, record.name)
         error = self.formatException(record.exc_info) if record.exc_info else None
         if not _STATE["json"]:
-            line = f"{stamp} {record.levelname} {name}: {record.getMessage()}"
+            message = record.getMessage().translate(TEXT_ESCAPES)
+            line = f"{stamp} {record.levelname} {name}: {message}"
             return f"{line}\n{error}" if error else line
         fields = {
             "ts": stamp,
@@ -45,7 +53,7 @@ class LineFormatter(logging.Formatter):
         }
         if error:
             fields["exception"] = error
-        return json.dumps(fields, ensure_ascii=False, default=str)
+        return json.dumps(fields, ensure_ascii=False, default=str).translate(JSON_ESCAPES)
 
 
 def configure(settings: dict) -> None:
@@ -80,7 +88,7 @@ def access_fields(environ: dict, status: int, sent: int, seconds: float) -> dict
         "request_id": environ.get(REQUEST_ID_KEY, ""),
         "client": environ.get("REMOTE_ADDR", ""),
         "method": environ.get("REQUEST_METHOD", ""),
-        "path": environ.get("SCRIPT_NAME", "") + environ.get("PATH_INFO", ""),
+        "path": _utf8(environ.get("SCRIPT_NAME", "") + environ.get("PATH_INFO", "")),
         "status": status,
         "bytes": sent,
         "duration_ms": round(seconds * 1000, 1),
@@ -91,6 +99,16 @@ def access_fields(environ: dict, status: int, sent: int, seconds: float) -> dict
     if environ.get(TOKEN_NAME_KEY):
         fields["token"] = environ[TOKEN_NAME_KEY]
     return fields
+
+
+def _utf8(wsgi_text: str) -> str:
+    """Return a WSGI string (bytes as Latin-1) as the UTF-8 text it holds.
+
+    Bytes that are not UTF-8 as \\x escapes."""
+    try:
+        return wsgi_text.encode("latin-1").decode("utf-8", "backslashreplace")
+    except UnicodeEncodeError:
+        return wsgi_text
 
 
 def access_message(fields: dict) -> str:

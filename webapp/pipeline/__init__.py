@@ -6,12 +6,14 @@ The HTTP endpoints, the CLI and the background analyser all call these functions
 """
 
 import dataclasses
+import logging
 import time
 from collections.abc import Callable
 
 from ..analysis import analyze_call, wall_clock
 from ..common import jsontext
 from ..inference import hint_renames
+from ..inference.way_back import way_back_changes
 from ..ingest import Batch, Event
 from ..ingest.envelope import canonical_trace_id
 from ..ingest.model import RAW_CUT, Rejection
@@ -19,6 +21,7 @@ from ..problems.grouping import call_documents, call_problems, contract_digest
 from ..redaction.redactor import Redactor
 from ..store import IngestResult, Store, StoreUnavailable
 from ..store.codec import utc_now
+from .aside import BATCH_FAILED, each_alone, whole_or_each
 from .contracts import analysis_contract
 from .definitions import learn_definitions
 from .history import judged_by_history, tool_history
@@ -27,6 +30,7 @@ from .observed import Observer, with_drift
 from .rules import RULES
 from .telling import tell, tell_each_rule
 
+log = logging.getLogger(__name__)
 # a rejection alert counts the records rejected in the last ten minutes
 REJECTION_WINDOW_S = 600
 CONTROLS = {code: f"\\x{code:02x}" for code in range(32) if chr(code) not in "\t\n\r"}
@@ -186,7 +190,7 @@ def _analyzed(store: Store, calls, budget: float | None, seconds: float | None) 
     # learnt before saving: when this batch's evidence changes the tool's inferred mapping, its
     # calls are queued again (the save then keeps none of them) and analysed under the new one
     # before any problem is told
-    learn(store, reached, batch.dropped, batch.changed, batch.requests)
+    learn(store, reached, batch.dropped, batch.changed, batch.requests, batch.words)
     batch.left = [key for key in inputs if key not in reached]
     return batch
 
@@ -243,6 +247,8 @@ class _Batch:
         self.changed: dict = {}
         # {key: (URL template, request document)} as grouping read it: inference reads it again
         self.requests: dict = {}
+        # {key: the words its answer was handed over in (webapp/inference/way_back.py)}
+        self.words: dict = {}
         self.observer = Observer(store, inputs)
 
     def contract(self, tool):
@@ -259,6 +265,7 @@ class _Batch:
         judged_by_history(analysis, call, self.histories[tool])
         self.dropped[key] = dropped_arguments(analysis)
         self.changed[key] = changed_pairs(analysis)
+        self.words[key] = way_back_changes(analysis.get("findings"))
         with_drift(analysis, self.observer.drift(key, call, analysis), self.contract(tool))
         self.results.append((*key, call["version"], analysis))
         arguments = call["snapshots"].get("arguments")
@@ -307,8 +314,15 @@ def analyze_pending(
     # The cyclic collector stays on: paused for the batch, it saved ~10% of the CPU a call, but
     # its pass after a batch of wide calls stalled the worker's threads long enough that a small
     # ingest post waited 4.5 s (tests/test_analyser_yields.py, issue 36)
-    batch = _analyzed(store, claimed, budget, seconds)
-    batch.save()
+    try:
+        batch = _analyzed(store, claimed, budget, seconds)
+        batch.save()
+    except StoreUnavailable:
+        raise
+    # retried call by call, a call that fails alone is set aside (aside.py)
+    except Exception:
+        log.exception(BATCH_FAILED, len(claimed))
+        return each_alone(store, claimed, lambda calls: analyze_calls(store, calls, budget))
     return len(claimed) - len(batch.left)
 
 
@@ -366,9 +380,10 @@ def _analyze_for_read(store: Store, calls, budget: float | None) -> None:
     """Analyse for a read what the database can take.
 
     On a full or read-only disk the calls stay pending and the read is answered without them (a
-    reader is not refused for a write it did not ask for)."""
+    reader is not refused for a write it did not ask for). A call whose analysis fails alone is
+    set aside, as the analyser does (aside.py), and read as such."""
     try:
-        _analyze_within(store, calls, budget)
+        whole_or_each(store, calls, lambda some: _analyze_within(store, some, budget))
     except StoreUnavailable:
         pass
 
@@ -395,7 +410,7 @@ def _analyze_within(store: Store, calls, budget: float | None) -> int:
                 batch.add(key, call, result)
                 reached[key] = call
     # a call a read analysed first teaches as one the analyser did: saved, it is never pending again
-    learn(store, reached, batch.dropped, batch.changed, batch.requests)
+    learn(store, reached, batch.dropped, batch.changed, batch.requests, batch.words)
     return batch.save()
 
 

@@ -8,41 +8,45 @@ from ..inference.constants import constants_gone
 from ..inference.error_fields import lost_fields
 from ..inference.novel import earlier_fields, flag_new_fields
 from ..inference.places import flag_sent_elsewhere, sent_elsewhere
+from ..inference.way_back import judge_way_back, way_back_tables
 from ..store.inference_state import MAX_PATHS_PER_TOOL
 from .mappings import request_leaves
 
 
 def tool_history(store, tool: str | None) -> tuple:
-    """Return a tool's newest release, what earlier ones sent, and its URL template.
+    """Return a tool's newest release, what earlier ones sent, its template and words.
 
-    (newest release, webapp/inference/novel.py `Earlier` or None, template)."""
+    (newest release, webapp/inference/novel.py `Earlier` or None, template, the words its layer
+    writes on the way back: webapp/inference/way_back.py `way_back_tables`)."""
     if not tool:
-        return None, None, None
+        return None, None, None, {}
     releases, presence = store.release_state(tool), store.path_counts(tool)
     if len(presence) >= MAX_PATHS_PER_TOOL:
         # paths past the cap were never counted: no verdict from them
-        return releases.get("newest"), None, None
+        return releases.get("newest"), None, None, {}
     earlier = earlier_fields(presence, releases, store.evidence(tool))
     wanted = earlier and (earlier.places or earlier.constants)
     template = template_of(store.get_tool(tool)) if wanted else None
-    return releases.get("newest"), earlier, template
+    return releases.get("newest"), earlier, template, way_back_tables(presence, releases)
 
 
 def judged_by_history(analysis: dict, call: dict, history: tuple) -> dict:
     """Raise what a call of the newest release changed from every earlier release.
 
     The fields it adds that no earlier release sent, the arguments it sends under a new key, the
-    fields its error answer lost that every earlier one carried. Keep the analysis' order, places,
+    fields its error answer lost that every earlier one carried. A word its answer was handed over
+    in as the tool's earlier calls wrote it is lowered to info. Keep the analysis' order, places,
     summary and worst severity right."""
     findings = analysis.get("findings") or []
-    newest, earlier, template = history
+    newest, earlier, template, words = history
+    lowered = judge_way_back(findings, words)
     raised = flag_new_fields(findings, release_of(call), newest, earlier, analysis.get("places"))
     lost = _errors_lost(findings, call, newest, earlier)
     before = len(findings)
     raised += _sent_elsewhere(findings, call, newest, earlier, template)
     raised += _constants_lost(findings, call, newest, earlier, template)
     added = len(findings) - before
-    if not raised and not lost:
+    if not raised and not lost and not lowered:
         return analysis
     places = analysis.get("places") or {}
     index = {id(f): str(i) for i, f in enumerate(findings[:before])}
@@ -55,9 +59,13 @@ def judged_by_history(analysis: dict, call: dict, history: tuple) -> dict:
             if index.get(id(f)) in places
         }
     summary = analysis.setdefault("summary", {})
-    summary["info"] = max(summary.get("info", 0) - len(raised) + added, 0)
-    summary["warning"] = summary.get("warning", 0) + len(raised) + len(lost)
-    analysis["worst"] = worst([analysis.get("worst"), "warning"])
+    summary["info"] = max(summary.get("info", 0) - len(raised) + added + len(lowered), 0)
+    summary["warning"] = max(summary.get("warning", 0) + len(raised) + len(lost) - len(lowered), 0)
+    if lowered and analysis.get("worst") != "error":
+        # only warnings are lowered: one of them may have been the worst
+        analysis["worst"] = worst([f["severity"] for f in ordered])
+    if raised or lost:
+        analysis["worst"] = worst([analysis.get("worst"), "warning"])
     return analysis
 
 

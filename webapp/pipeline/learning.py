@@ -16,7 +16,8 @@ from ..inference.epochs import folded, presence_of, release_state
 from ..inference.error_fields import error_presence
 from ..inference.evidence import merge
 from ..inference.leaves import item_leaves
-from ..store.mappings import AWAITING, LEARNT, MAX_PAIRS_PER_TOOL, UNLEARNT
+from ..inference.way_back import way_back_presence
+from ..store.mappings import AWAITING, LEARNT, MAX_PAIRS_PER_TOOL, RETURNING, UNLEARNT
 from .contracts import analysis_contract
 from .history import tool_history
 from .mappings import external_leaves, read_request, update_inference
@@ -28,6 +29,7 @@ def learn(
     dropped: dict | None = None,
     paired: dict | None = None,
     requests: dict | None = None,
+    words: dict | None = None,
 ) -> None:
     """Count the evidence of calls not learnt from yet ({(trace_id, call_id): inputs}).
 
@@ -35,7 +37,9 @@ def learn(
 
     `dropped` ({key: argument pointers}) says what each call's analysis found in no request,
     `paired` ({key: pairs}) which argument it paired with a request field holding another value;
-    `requests` ({key: (URL template, request document)}) the documents read already."""
+    `requests` ({key: (URL template, request document)}) the documents read already; `words`
+    ({key: changes}) the answer's values each handed over as another (webapp/inference/way_back.py).
+    """
     complete = {
         key: call
         for key, call in inputs.items()
@@ -48,7 +52,7 @@ def learn(
         if _to_learn(unlearnt.get(key, LEARNT), call):
             by_tool.setdefault(call["tool"], {})[key] = call
     for tool, calls in by_tool.items():
-        _learn_tool(store, tool, calls, (dropped or {}, paired or {}, requests or {}))
+        _learn_tool(store, tool, calls, (dropped or {}, paired or {}, requests or {}, words or {}))
 
 
 def judged_by(store, tool: str) -> tuple:
@@ -88,7 +92,7 @@ def _learn_tool(store, tool: str, calls: dict, read: tuple) -> None:
     Counted outside the tool's `learning` transaction (the long part), against the state it
     reads; in it, the state is read again, and counted against again only when another learner
     changed it meanwhile. `read` is what their analysis read: learn's `dropped`, `paired`,
-    `requests`."""
+    `requests`, `words`."""
     outside = _state(store, tool, calls)
     counted = _counted(outside, calls, read) if outside.unlearnt else None
     with store.learning(tool) as conn:
@@ -113,7 +117,7 @@ def _counted(state: _State, calls: dict, read: tuple) -> tuple:
 
     A call's arguments and request once; its answer when it has come (an error's fields).
     Return (pair counts, path counts, `observed` each call gets, release state after them)."""
-    dropped, paired, requests = read
+    dropped, paired, requests, words = read
     # oldest first, as the calls were made (the key orders calls of one time, whatever the batch)
     items = sorted(((_when(calls[key]["snapshots"]), key) for key in state.unlearnt), key=_made)
     releases = release_state(state.releases, [when for when, _ in items])
@@ -126,8 +130,17 @@ def _counted(state: _State, calls: dict, read: tuple) -> tuple:
     for (_, release), key in items:
         snaps = calls[key]["snapshots"]
         newest = bool(release) and release == releases.get("newest")
-        learnt[key] = LEARNT if snaps.get("response") else AWAITING
-        paths[key] = error_presence(snaps.get("response"), newest)
+        answered, returned = bool(snaps.get("response")), bool(snaps.get("result"))
+        learnt[key] = LEARNT if answered and returned else RETURNING if answered else AWAITING
+        # its answer's error fields once, and the words its answer was handed over in once both
+        # came: a call learnt before they came is learnt again for them
+        paths[key] = (
+            error_presence(snaps.get("response"), newest)
+            if state.unlearnt[key] != RETURNING
+            else {}
+        )
+        if answered and returned:
+            paths[key].update(way_back_presence(words.get(key, ()), newest, presence))
         per_call[key] = {}
         if state.unlearnt[key] == UNLEARNT:
             document = read_request(snaps, state.template, requests.get(key))
@@ -164,9 +177,13 @@ def _observed(arguments: dict, request: dict, known: dict, presence: dict, newes
 def _to_learn(observed: int, call: dict) -> bool:
     """Tell whether a call has something to teach.
 
-    All of it, or the answer it waited for."""
-    answered = bool(call["snapshots"].get("response"))
-    return observed == UNLEARNT or (observed == AWAITING and answered)
+    All of it, the answer it waited for, or the result handed back."""
+    snaps = call["snapshots"]
+    return (
+        observed == UNLEARNT
+        or (observed == AWAITING and bool(snaps.get("response")))
+        or (observed == RETURNING and bool(snaps.get("result")))
+    )
 
 
 def _made(item: tuple) -> tuple:

@@ -118,36 +118,45 @@ def confirm(store, tool: str, arguments: str, request: str) -> dict:
     return declare(store, tool, [(arguments, request)])
 
 
-def declare(store, tool: str, pairs) -> dict:
+ARGUMENTS_TO_REQUEST, RESPONSE_TO_RESULT = ("arguments", "request"), ("response", "result")
+
+
+def declare(store, tool: str, pairs, stages=ARGUMENTS_TO_REQUEST) -> dict:
     """Write pairs into the contract's `mapping`, replacing those of same fields.
 
-    (arguments, request[, transform]) pairs; the contract is read and written as its one writer, so
-    a change made meanwhile is kept."""
-    for arguments, request, *_ in pairs:
-        _check_pointers(arguments, request)
-    saved = store.change_tool(tool, lambda stored: _with_pairs(tool, stored or {}, pairs))
-    for arguments, request, *_ in pairs:
-        store.unreject_pair(tool, arguments, request)
+    (arguments, request[, transform]) pairs, or (response, result[, transform]) ones with `stages`
+    RESPONSE_TO_RESULT (the way back); the contract is read and written as its one writer, so a
+    change made meanwhile is kept."""
+    way_back = tuple(stages) == RESPONSE_TO_RESULT
+    for left, right, *_ in pairs:
+        _check_pointers(left, right, way_back)
+    saved = store.change_tool(
+        tool, lambda stored: _with_pairs(tool, stored or {}, pairs, tuple(stages))
+    )
+    if not way_back:
+        for arguments, request, *_ in pairs:
+            store.unreject_pair(tool, arguments, request)
     update_inference(store, tool)
     return saved
 
 
-def _with_pairs(tool: str, contract: dict, pairs) -> dict:
+def _with_pairs(tool: str, contract: dict, pairs, stages=ARGUMENTS_TO_REQUEST) -> dict:
     mapping = list(contract.get("mapping") or [])
-    for arguments, request, *transform in pairs:
+    first, second = stages
+    for left, right, *transform in pairs:
         mapping = [
             m
             for m in mapping
             if not (
                 isinstance(m, dict)
-                and "response" not in m
-                and (m.get("arguments") == arguments or m.get("request") == request)
+                and set(stages) <= m.keys()
+                and (m.get(first) == left or m.get(second) == right)
             )
         ]
         mapping.append(
             {
-                "arguments": arguments,
-                "request": request,
+                first: left,
+                second: right,
                 **({"transform": transform[0]} if transform and transform[0] else {}),
             }
         )
@@ -185,8 +194,9 @@ def _parts(contract: dict) -> dict:
     return {k: v for k, v in contract.items() if k not in ("name", "updated_at")}
 
 
-def _check_pointers(arguments, request) -> None:
-    for name, pointer in (("arguments", arguments), ("request", request)):
+def _check_pointers(arguments, request, way_back: bool = False) -> None:
+    names = RESPONSE_TO_RESULT if way_back else ARGUMENTS_TO_REQUEST
+    for name, pointer in zip(names, (arguments, request)):
         if name == "request" and is_located_path(pointer):
             # query:/page_size, path:/invoiceId: a field outside the body
             continue

@@ -29,34 +29,40 @@ def call_problems(tool: str | None, analysis: dict, docs: dict | None = None) ->
     made under them.
     """
     out: dict[str, dict] = {}
-    named: set[tuple[str, str]] = set()
+    named: dict[tuple[str, str], dict] = {}
     for finding in analysis.get("findings") or []:
         descriptor = describe_finding(tool, finding, docs or {})
         if descriptor is None:
             continue
-        for side in ("left", "right"):
-            if finding.get(side):
-                named.add((finding[side]["snapshot"], finding[side].get("path")))
+        name_places(named, finding, finding)
         first = key(describe_finding(tool, finding), FIRST_VERSION)
         occurrences = int(finding.get("occurrences") or 1)
         _add(out, descriptor, first, finding["severity"], occurrences, _pairs(finding, docs or {}))
     for stage, checked in (analysis.get("validation") or {}).items():
         for error in checked.get("errors") or []:
-            if error.get("keyword") == "invalid_json" or _explained(stage, error, named):
+            if error.get("keyword") == "invalid_json" or explained(stage, error, named):
                 continue
             first = key(describe_violation(tool, stage, error), FIRST_VERSION)
             _add(out, describe_violation(tool, stage, error, docs or {}), first, "error", 1, [])
     return out
 
 
-def _explained(stage: str, error: dict, named: set) -> bool:
-    """Say whether a finding of the same call already names this violation's place.
+def name_places(named: dict, finding: dict, what) -> None:
+    """Record `what` under each place a problem-opening finding names (first kept)."""
+    for side in ("left", "right"):
+        if finding.get(side):
+            named.setdefault((finding[side]["snapshot"], finding[side].get("path")), what)
 
-    Its own path, a path above it (a finding about the whole body), or a sibling for a violation
-    about the object's keys (`required`, `additionalProperties`: the field a rename moved away)."""
+
+def explained(stage: str, error: dict, named: dict):
+    """Return what `named` holds for a finding naming this violation's place.
+
+    None when no finding of the same call does. Its own path, a path above it (a finding about the
+    whole body), or a sibling for a violation about the object's keys (`required`,
+    `additionalProperties`: the field a rename moved away)."""
     path = error.get("path") or ""
     parent = path.rsplit("/", 1)[0]
-    for snapshot, where in named:
+    for (snapshot, where), what in named.items():
         if snapshot != stage or where is None:
             continue
         if (
@@ -65,13 +71,13 @@ def _explained(stage: str, error: dict, named: set) -> bool:
             or where == ""
             or where.rsplit("/", 1)[0] == path
         ):
-            return True
+            return what
         if (
             error.get("keyword") in ("required", "additionalProperties")
             and where.rsplit("/", 1)[0] == parent
         ):
-            return True
-    return False
+            return what
+    return None
 
 
 def _add(
@@ -230,25 +236,26 @@ def finding_fingerprints(call: dict) -> list[tuple[dict, list[str]]]:
     """Return each problem-opening item of a stored call with its fingerprints.
 
     (finding or schema error, its fingerprints, current version first): a call grouped before the
-    fingerprint's version changed keeps its older problem."""
+    fingerprint's version changed keeps its older problem. As call_problems groups them: a schema
+    violation a finding already names has that finding's fingerprints, an invalid_json one none."""
     out, docs, tool = [], call_documents(call), call.get("tool")
+    named: dict[tuple[str, str], list[str]] = {}
     for finding in call.get("findings") or []:
         descriptor = describe_finding(tool, finding, docs)
         if descriptor is not None:
-            out.append(
-                (finding, [key(descriptor), key(describe_finding(tool, finding), FIRST_VERSION)])
-            )
+            prints = [key(descriptor), key(describe_finding(tool, finding), FIRST_VERSION)]
+            out.append((finding, prints))
+            name_places(named, finding, prints)
     for stage, checked in (call.get("validation") or {}).items():
         for error in (checked or {}).get("errors") or []:
-            out.append(
-                (
-                    error,
-                    [
-                        key(describe_violation(tool, stage, error, docs)),
-                        key(describe_violation(tool, stage, error), FIRST_VERSION),
-                    ],
-                )
-            )
+            if error.get("keyword") == "invalid_json":
+                out.append((error, []))
+                continue
+            prints = explained(stage, error, named) or [
+                key(describe_violation(tool, stage, error, docs)),
+                key(describe_violation(tool, stage, error), FIRST_VERSION),
+            ]
+            out.append((error, prints))
     return out
 
 

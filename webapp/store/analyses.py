@@ -50,9 +50,12 @@ class AnalysisBookkeeping:
         return [{"trace_id": r[0], "call_id": r[1], "version": r[2]} for r in rows]
 
     def project_for_claim(self, seconds: float) -> None:
-        """Project new events for about `seconds`; a locked database only delays it."""
+        """Project new events for about `seconds`; a lock or a full disk only delays it.
+
+        The disk's floor is checked before each transaction, not once a turn: a turn begun just
+        above it could fold seconds of events past it, a megabyte of payload a transaction."""
         try:
-            self.project_all(seconds)
+            self.project_all(seconds, before_each=self.keep_headroom)
         except StoreUnavailable:
             pass
 

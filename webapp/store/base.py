@@ -205,15 +205,23 @@ class Store(
         SQLite's writers take turns (sqlite/)."""
         return contextlib.nullcontext()
 
-    def project_all(self, seconds: float | None = None, chunk: int | None = None) -> int:
+    def project_all(
+        self, seconds: float | None = None, chunk: int | None = None, before_each=None
+    ) -> int:
         """Project every pending event, or what about `seconds` of work projects.
 
-        `chunk` events at most a transaction; return how many."""
+        `chunk` events at most a transaction, `before_each()` called before each; return how
+        many."""
         total = 0
         if not self.behind():
             return 0
         began = time.monotonic()
-        while count := (self.project() if chunk is None else self.project(chunk)):
+        while True:
+            if before_each is not None:
+                before_each()
+            count = self.project() if chunk is None else self.project(chunk)
+            if not count:
+                break
             total += count
             if seconds is not None and time.monotonic() - began >= seconds:
                 break

@@ -19,8 +19,10 @@ INVALIDATE_RECENT = """UPDATE calls SET version = version + 1, claimed_at = NULL
   call_id) IN
  (SELECT trace_id, call_id FROM calls WHERE tool = ? ORDER BY last_ts DESC LIMIT ?)"""
 # calls.observed: what inference learnt of a call; LEARNT all of it, AWAITING its arguments and
-# request but not its answer (not arrived then: its error fields are counted when it comes)
-UNLEARNT, LEARNT, AWAITING = 0, 1, 2
+# request but not its answer (not arrived then: its error fields are counted when it comes),
+# RETURNING all but the result handed back (the words its answer was handed over in are counted
+# when it comes)
+UNLEARNT, LEARNT, AWAITING, RETURNING = 0, 1, 2, 3
 
 
 class ToolMappings(InferenceState):

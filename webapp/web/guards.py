@@ -3,8 +3,10 @@
 What every request must pass, whoever sends it, and every response carries."""
 
 from flask import current_app, request
+from werkzeug.exceptions import BadRequest
 
 from .errors import ApiError
+from .handlers import wants_json
 from .hosts import allowed_hosts, host_allowed
 from .paths import MCP_PATH, OPEN_PATHS, SAFE_METHODS
 
@@ -29,6 +31,23 @@ def check_host():
             f"the Host header {header[:100]!r} is not a name of this "
             "server; add it to TRACEDIFF_ALLOWED_HOSTS if it is",
         )
+
+
+def refuse_nul_in_url():
+    """Refuse a URL that holds a NUL character (%00) in its path or query.
+
+    No id, name or search can hold one (ingest refuses them) and PostgreSQL's text cannot: every
+    read it reached failed there, as SQLite answered "not found"; now both answer this 400. A PUT,
+    which names what it creates, says why it cannot take the name itself (a tool's `bad_name`)."""
+    if request.method == "PUT":
+        return
+    query = request.args.items(multi=True)
+    if "\x00" not in request.path and not any("\x00" in k + v for k, v in query):
+        return
+    message = "the URL holds a NUL character (%00), which no id, name or search can hold"
+    if wants_json():
+        raise ApiError(400, "bad_parameter", message)
+    raise BadRequest(message)
 
 
 def refuse_cross_site_writes():

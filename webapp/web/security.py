@@ -280,5 +280,6 @@ def init_app(app) -> None:
     app.before_request(guards.check_host)
     app.before_request(guards.refuse_cross_site_writes)
     app.before_request(check_access)
+    app.before_request(guards.refuse_nul_in_url)
     app.after_request(guards.secure_headers)
     app.after_request(log_token_use)

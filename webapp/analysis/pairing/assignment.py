@@ -186,6 +186,9 @@ class Assignment:
             if isinstance(lv, list) and isinstance(rv, list):
                 return 6 * _overlap(lv, rv), None
             return 0.0, None
+        # the marker hides its value: only a value hidden alike is no evidence against the pair
+        if (lv == REDACTED) != (rv == REDACTED):
+            return 0.0, None
         change = self._change(left, right)
         distinct = not trivial(lv) and self._unique(left, right)
         if change is None:
@@ -248,9 +251,18 @@ def eliminate(lefts: list[Node], rights: list[Node]) -> list[tuple[Node, Node]]:
         others = right_index.get(key, ())
         # two small numbers that differ (a flags field's 0, a count's 1): counts, flags and
         # indexes hold them everywhere, so being the last says nothing
-        if len(group) == 1 and len(others) == 1 and not _small_numbers(group[0], others[0]):
+        if len(group) == 1 and len(others) == 1 and _telling(group[0], others[0]):
             pairs.append((group[0], others[0]))
     return pairs
+
+
+def _telling(left: Node, right: Node) -> bool:
+    """Tell whether being the last of a class is evidence for pairing two nodes.
+
+    Not for two small numbers that differ, nor for the redaction marker and a value it does
+    not hide alike (its text says nothing of the hidden value's type)."""
+    hidden = (left.value == REDACTED) != (right.value == REDACTED)
+    return not (hidden or _small_numbers(left, right))
 
 
 def _small_numbers(left: Node, right: Node) -> bool:

@@ -24,7 +24,14 @@ from typing import Any
 from ...common.pointers import last
 from ..findings.kinds import end, finding
 from ..schemas.declared import field_schemas, requires
-from ..values.json_values import is_container, is_empty, norm_key, show, type_name
+from ..values.json_values import (
+    is_container,
+    is_empty,
+    is_redacted,
+    norm_key,
+    show,
+    type_name,
+)
 from ..wire.locations import external, in_text
 from ..wire.parameters import parameters, template_of
 from ..wire.request import template_variables
@@ -154,8 +161,8 @@ def _template_names(contract) -> set:
 def _shown_lost(value, seen: Seen) -> str | None:
     """Say what shows an optional argument lost rather than consumed, or None.
 
-    What in the call shows it."""
-    path = _first_of_its_type(value, seen)
+    What in the call shows it. The redaction marker's text tells nothing of its value's type."""
+    path = None if is_redacted(value) else _first_of_its_type(value, seen)
     if path is not None:
         return f"{external(path)}, which no argument explains, holds a value of its type"
     method = (seen.http_method or "").upper()

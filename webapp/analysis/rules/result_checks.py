@@ -66,7 +66,7 @@ def result_findings(
     if reading.is_error:
         out.append(_invented(reading, status))
     elif is_container(reading.structured) and is_container(response):
-        pairing, found = _structured(response, reading)
+        pairing, found = _structured(response, reading, contract)
         out += found
     return out, pairing
 
@@ -283,11 +283,11 @@ def _shown(value) -> str:
         return str(value)
 
 
-def _structured(response, reading: Reading) -> tuple[Pairing, list[dict]]:
+def _structured(response, reading: Reading, contract) -> tuple[Pairing, list[dict]]:
     """Pair a structured result with the response body like any stage pair.
 
-    A result may leave fields out."""
-    pairing = pair_arguments(response, reading.structured, [], None)
+    A result may leave fields out; the contract's response -> result pairs are declared."""
+    pairing = pair_arguments(response, reading.structured, _way_back_pairs(contract, reading))
     out = []
     for f in mapping_findings(pairing, None, set()):
         f["left"] = _moved_end(f["left"], "response", "")
@@ -303,6 +303,21 @@ def _structured(response, reading: Reading) -> tuple[Pairing, list[dict]]:
             f["message"] += " (a reshaping one call cannot tell from a bug)"
         out.append(f)
     return pairing, out + _unconverted(pairing, reading.prefix)
+
+
+def _way_back_pairs(contract, reading: Reading) -> list[dict]:
+    """Return the contract's response -> result pairs as pair_arguments reads them.
+
+    A result pointer is written as findings show it: under the result's prefix
+    (`/structuredContent/ok` for an MCP result), which the structured document lacks."""
+    prefix, out = reading.prefix or "", []
+    for m in (contract or {}).get("mapping") or ():
+        if not isinstance(m, dict) or not {"response", "result"} <= m.keys():
+            continue
+        at = m["result"]
+        if isinstance(at, str) and at.startswith(prefix) and at[len(prefix) :][:1] in ("", "/"):
+            out.append({**m, "arguments": m["response"], "request": at[len(prefix) :]})
+    return out
 
 
 _ID_KEY = re.compile(r"(?:^|[_-])(?:id|gid|uuid)$|[a-z0-9]Id$|ID$|^(?:gid|uuid)$")

@@ -21,6 +21,10 @@ from .search_upkeep import FTS_AUTOMERGE, MIN_STEP_PAGES, SearchIndexUpkeep, _di
 # 8 MiB of 4 KiB pages per step at most, its WAL (0.85 frame a page) in half the disk's room: a full
 # step at the headroom took a disk to 216 KiB free, next to nothing for a running server's writes
 VACUUM_STEP_PAGES = 2048
+# WAL frames a vacuum step may write a page it frees: a page moved also rewrites the pages pointing
+# to it. Steps sized to one frame a page wrote up to two beside a running server (12 MiB of WAL for
+# ~1,500 pages), and took a disk from 10 MiB free to 0 KiB (tests/test_upkeep.py)
+VACUUM_FRAMES_PER_PAGE = 3
 # merge the whole index when a prune deleted at least this share of the traces
 WHOLE_MERGE_SHARE = 0.25
 # less free than this (or than a quarter of the file): rebuild the index
@@ -217,12 +221,14 @@ class Upkeep(SearchIndexUpkeep):
                 return deleted
 
     def _wal_bytes(self) -> int:
-        """Copy the WAL into the file (so the next transaction reuses it).
+        """Copy the WAL into the file, for the next transaction to write it from its start.
 
-        Return the bytes it held."""
+        Return the bytes it held. RESTART waits for the readers of the old frames: after a
+        PASSIVE checkpoint a server's reader kept the WAL from restarting, every step was added to
+        its end, and the disk went from 8 MiB free to 1.2 MiB (tests/test_upkeep.py)."""
         try:
             with self.unavailable_as_error():
-                frames = self.db.conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()[1]
+                frames = self.db.conn.execute("PRAGMA wal_checkpoint(RESTART)").fetchone()[1]
                 return frames * (self.db.conn.execute("PRAGMA page_size").fetchone()[0] + 24)
         except StoreUnavailable:
             return 0
@@ -283,7 +289,7 @@ class Upkeep(SearchIndexUpkeep):
         if free is None:
             return most
         frame = self.db.conn.execute("PRAGMA page_size").fetchone()[0] + 24
-        return max(MIN_STEP_PAGES, min(most, free // 2 // frame))
+        return max(MIN_STEP_PAGES, min(most, free // 2 // (VACUUM_FRAMES_PER_PAGE * frame)))
 
     def checkpoint(self, mode: str = "TRUNCATE", required: bool = True) -> None:
         """Copy the WAL into the file.

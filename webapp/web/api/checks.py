@@ -71,6 +71,9 @@ def _tool(body: dict) -> str:
         raise ApiError(
             400, "bad_parameter", "tool must name the tool whose contract checks the call"
         )
+    # as ingest takes them: a NUL, which PostgreSQL's text cannot hold, names no tool
+    if not tool.isprintable():
+        raise ApiError(404, "tool_not_found", f"no tool {tool[:80]!r}: a name is printable text")
     return tool
 
 

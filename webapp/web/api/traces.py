@@ -7,6 +7,7 @@ from flask import Blueprint, current_app, jsonify, request
 from ... import pipeline
 from ...analysis import FINDING_KINDS, occurrences
 from ...common.digits import is_digits
+from ...common.stages import NAMES, spelt
 from ...ingest.envelope import canonical_trace_id
 from ...problems.grouping import link_problems
 from ..db import get_store
@@ -101,6 +102,9 @@ def _page_parameter(name: str, default: int, lowest: int, highest: int | None) -
 @bp.get("/api/v1/traces/<path:trace_id>/calls/<call_id>/<snapshot>/versions")
 def snapshot_versions(trace_id, call_id, snapshot):
     """Return every version of one snapshot, newest first."""
+    # a name no snapshot has is the caller's mistake, as a list's unknown snapshot filter is
+    if snapshot not in NAMES:
+        raise ApiError(400, "bad_parameter", f"snapshot must be {spelt()}, got {snapshot[:40]!r}")
     versions = get_store().snapshot_versions(canonical_trace_id(trace_id), call_id, snapshot)
     if not versions:
         raise ApiError(404, "snapshot_not_found", f"no {snapshot!r} snapshot for call {call_id!r}")

@@ -4,7 +4,7 @@ No Flask, no database."""
 
 from ...analysis import rank
 from ...common.stages import spelt
-from ...inference.hints import map_command, rename_guesses
+from ...inference.hints import map_command, next_stage, rename_guesses
 from ...reports.anchors import finding_anchors
 from ...reports.text import end_text
 from .aligned import counted_rows, full_rows, stages
@@ -131,13 +131,20 @@ def findings_view(call: dict) -> list[dict]:
                 "left_text": end_text(finding.get("left")),
                 "right_text": end_text(finding.get("right")),
                 "number": index + 1,
-                "pair_with": pair or [],
-                "pair_command": map_command(call["tool"], [(finding["left"]["path"], pair[0])])
-                if pair
-                else "",
+                # the form declares argument -> request pairs; the way back has its command
+                "pair_with": pair if pair and left["snapshot"] == "arguments" else [],
+                "pair_command": _pair_command(call["tool"], finding, pair),
             }
         )
     return out
+
+
+def _pair_command(tool: str, finding: dict, pair: list | None) -> str:
+    """Return the command that declares a dropped field's likeliest counterpart, or ""."""
+    if not pair:
+        return ""
+    stage = finding["left"]["snapshot"]
+    return map_command(tool, [(finding["left"]["path"], pair[0])], (stage, next_stage(stage)))
 
 
 def validation_view(call: dict) -> list[dict]:
