@@ -154,7 +154,9 @@ def test_small_ingest_posts_get_no_5xx_while_a_wide_backlog_drains(make_server):
             waits.append(time.monotonic() - sent)
             time.sleep(0.1)
     assert statuses and all(200 <= status < 300 for status in statuses), statuses
-    assert max(waits) < 3, (
+    # below the 5 s at which a request gives up, with a margin: the max of ~200 posts took 3.1-4.8 s
+    # with the machine at load 11-20 (figures come from bench/, not from this bound)
+    assert max(waits) < 4.5, (
         f"the longest small post took {max(waits):.1f} s (a request gives up at 5 s)"
     )
     assert waiting_calls(server.db_path) < 400 + n, "the backlog drained meanwhile"

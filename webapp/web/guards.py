@@ -38,10 +38,11 @@ def refuse_nul_in_url():
 
     No id, name or search can hold one (ingest refuses them) and PostgreSQL's text cannot: every
     read it reached failed there, as SQLite answered "not found"; now both answer this 400. A PUT,
-    which names what it creates, says why it cannot take the name itself (a tool's `bad_name`)."""
+    which names what it creates, says why it cannot take the name itself (a tool's `bad_name`), and
+    a cursor, ours to decode, is a `bad_cursor` (or a page's first page) as any cursor not ours."""
     if request.method == "PUT":
         return
-    query = request.args.items(multi=True)
+    query = [(k, v) for k, v in request.args.items(multi=True) if k != "cursor"]
     if "\x00" not in request.path and not any("\x00" in k + v for k, v in query):
         return
     message = "the URL holds a NUL character (%00), which no id, name or search can hold"

@@ -133,13 +133,13 @@ def findings_view(call: dict) -> list[dict]:
                 "number": index + 1,
                 # the form declares argument -> request pairs; the way back has its command
                 "pair_with": pair if pair and left["snapshot"] == "arguments" else [],
-                "pair_command": _pair_command(call["tool"], finding, pair),
+                "pair_command": _pair_command(call.get("tool"), finding, pair),
             }
         )
     return out
 
 
-def _pair_command(tool: str, finding: dict, pair: list | None) -> str:
+def _pair_command(tool: str | None, finding: dict, pair: list | None) -> str:
     """Return the command that declares a dropped field's likeliest counterpart, or ""."""
     if not pair:
         return ""
