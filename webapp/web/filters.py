@@ -80,7 +80,7 @@ class ListQuery:
 def trace_query(args) -> ListQuery:
     """Build a trace query from request args, ignoring values it does not know."""
     values = known_values(
-        {f.name: _printable(args.get(f.name) or "") for f in fields(ListQuery) if f.name != "limit"}
+        {f.name: printable(args.get(f.name) or "") for f in fields(ListQuery) if f.name != "limit"}
     )
     if problem_number(values["problem"]) is None:
         values["problem"] = ""
@@ -217,7 +217,7 @@ def decode_cursor(text: str | None) -> tuple | None:
         raise ValueError(f"cursor {text[:40]!r} is not one this server gave out") from error
 
 
-def _printable(text: str) -> str:
+def printable(text: str) -> str:
     """Drop control characters and outer spaces.
 
     A NUL would end SQLite's reading of the search."""

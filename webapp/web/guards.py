@@ -33,16 +33,21 @@ def check_host():
         )
 
 
+# query parameters whose readers make a NUL harmless themselves (see refuse_nul_in_url)
+CLEANED_BY_THEIR_READERS = ("q", "tool", "cursor")
+
+
 def refuse_nul_in_url():
     """Refuse a URL that holds a NUL character (%00) in its path or query.
 
     No id, name or search can hold one (ingest refuses them) and PostgreSQL's text cannot: every
     read it reached failed there, as SQLite answered "not found"; now both answer this 400. A PUT,
-    which names what it creates, says why it cannot take the name itself (a tool's `bad_name`), and
-    a cursor, ours to decode, is a `bad_cursor` (or a page's first page) as any cursor not ours."""
+    which names what it creates, says why it cannot take the name itself (a tool's `bad_name`). A
+    search (`q`, `tool`) drops its control characters (filters.printable), and a cursor, ours to
+    decode, is a `bad_cursor` (a page's first page) as any cursor not ours."""
     if request.method == "PUT":
         return
-    query = [(k, v) for k, v in request.args.items(multi=True) if k != "cursor"]
+    query = [(k, v) for k, v in request.args.items(multi=True) if k not in CLEANED_BY_THEIR_READERS]
     if "\x00" not in request.path and not any("\x00" in k + v for k, v in query):
         return
     message = "the URL holds a NUL character (%00), which no id, name or search can hold"

@@ -6,6 +6,7 @@ from flask import Blueprint, abort, jsonify, request
 
 from ...store import values
 from ..db import get_store
+from ..filters import printable
 from ..render.pages import page_or_fragment
 
 bp = Blueprint("values", __name__)
@@ -16,7 +17,7 @@ def _typed() -> str:
 
     `q`, or the one value an input sends under its own filter's name (`tool=...`)."""
     sent = [value for value in request.args.values() if value.strip()]
-    return (request.args.get("q") or (sent[0] if len(sent) == 1 else "")).strip()[:200]
+    return printable(request.args.get("q") or (sent[0] if len(sent) == 1 else ""))[:200]
 
 
 def _matching(facet: str) -> list[str]:
