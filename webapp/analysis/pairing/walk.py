@@ -69,6 +69,8 @@ class Pairing:
         # the request's HTTP method (GET, POST...) when logged, and the body it sent (None: none)
         self.http_method: str | None = None
         self.http_body = None
+        # right paths of the query keys and form fields sent more than once
+        self.repeated: set[str] = set()
 
     def declare(self, entries) -> None:
         """Pair the declared entries whose both ends exist.
