@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from ..common.pointers import child
 from .constants import learnt_constants
 from .epochs import established, several
-from .error_fields import envelope
+from .error_fields import Envelope, envelopes
 from .leaves import ITEM, in_a_list, starred
 from .places import learnt_places
 
@@ -38,8 +38,8 @@ class Earlier:
     arguments: frozenset
     # arguments held by MIN_TRAVELLED earlier calls at least, and sent by each of them
     travelled: frozenset = frozenset()
-    # the fields every earlier error answer carried (error_fields.py)
-    error_fields: frozenset = frozenset()
+    # the fields every earlier error answer carried, and per status (error_fields.py)
+    error_fields: Envelope = Envelope()
     # (argument, request path, relation) of each argument earlier calls sent to one place
     # (webapp/inference/places.py)
     places: tuple = ()
@@ -71,7 +71,7 @@ def earlier_fields(presence: dict, releases, evidence: dict | None = None) -> Ea
             and established(c).get("calls", 0) >= MIN_TRAVELLED
             and not established(c).get("dropped", 0)
         ),
-        envelope(presence, established),
+        envelopes(presence, established),
         learnt_places(evidence, presence, releases) if evidence else (),
         learnt_constants(presence, evidence, MIN_EARLIER_CALLS),
     )

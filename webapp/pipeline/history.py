@@ -76,7 +76,8 @@ def _errors_lost(findings: list[dict], call: dict, newest, earlier) -> list[dict
     if earlier is None or not newest or release_of(call) != newest:
         return []
     told = {f["right"]["path"] for f in findings if f["kind"] == "error_shape" and f["right"]}
-    found = lost_fields(call["snapshots"].get("response"), earlier.error_fields)
+    response = call["snapshots"].get("response")
+    found = lost_fields(response, earlier.error_fields.carried(response))
     return [f for f in found if f["right"]["path"] not in told]
 
 
