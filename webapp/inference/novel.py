@@ -17,6 +17,7 @@ from ..common.pointers import child
 from .constants import learnt_constants
 from .epochs import established, several
 from .error_fields import Envelope, envelopes
+from .item_keys import learnt_item_keys, learnt_lists
 from .leaves import ITEM, in_a_list, starred
 from .places import learnt_places
 
@@ -46,6 +47,10 @@ class Earlier:
     # (request path, arguments paired with it) of each field every earlier call sent
     # (webapp/inference/constants.py)
     constants: tuple = ()
+    # the starred request leaves every earlier item carried, the lists every earlier call sent
+    # (webapp/inference/item_keys.py)
+    item_keys: tuple = ()
+    lists: tuple = ()
 
 
 def earlier_fields(presence: dict, releases, evidence: dict | None = None) -> Earlier | None:
@@ -74,6 +79,8 @@ def earlier_fields(presence: dict, releases, evidence: dict | None = None) -> Ea
         envelopes(presence, established),
         learnt_places(evidence, presence, releases) if evidence else (),
         learnt_constants(presence, evidence, MIN_EARLIER_CALLS),
+        learnt_item_keys(presence),
+        learnt_lists(presence, MIN_EARLIER_CALLS),
     )
 
 
