@@ -179,7 +179,9 @@ def test_an_empty_error_answer_lost_what_the_one_earlier_answer_told():
 def test_counts_kept_before_statuses_were_counted_judge_by_the_tools_envelope():
     presence: dict = {}
     for _ in range(3):
-        merge(presence, {(k, p): {"calls": 1} for (k, p) in error_presence(answer(GITHUB()), False)})
+        merge(
+            presence, {(k, p): {"calls": 1} for (k, p) in error_presence(answer(GITHUB()), False)}
+        )
     learnt_here = envelopes(presence, established)
     assert learnt_here.by_status == ()
     lost = answer({"message": "Not Found"})

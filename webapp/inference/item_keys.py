@@ -70,7 +70,9 @@ def learnt_item_keys(presence: dict) -> tuple:
 
 
 def learnt_lists(presence: dict, least: int = MIN_CALLS) -> tuple:
-    """Return the request lists of objects every earlier call sent, `least` calls at least."""
+    """Return the request lists of objects every earlier call sent.
+
+    `least` calls at least."""
     calls = established(presence.get(("calls", "")) or {}).get("calls", 0)
     if calls < least:
         return ()
@@ -88,7 +90,7 @@ def learnt_lists(presence: dict, least: int = MIN_CALLS) -> tuple:
 
 
 def items_renamed(doc, keys: tuple, argued: frozenset, carried, name=lambda path: path) -> list:
-    """Warn of each item of a call's request lists that lacks a key every earlier item carried.
+    """Warn of each list item lacking a key every earlier item carried.
 
     Where the item carries a key no earlier item did instead. `keys` is `learnt_item_keys`,
     `argued` the key names arguments carry (never judged), `carried` the request paths earlier
@@ -145,7 +147,9 @@ def _dropped(path: str, text: str) -> dict:
 
 
 def _list_of(path: str) -> str:
-    """Return the starred path of a leaf's list item: `/query/value/*` of `/query/value/*/f`."""
+    """Return the starred path of a leaf's list item.
+
+    `/query/value/*` of `/query/value/*/field`."""
     tokens = path.split("/")
     deepest = len(tokens) - tokens[::-1].index(ITEM)
     return "/".join(tokens[:deepest])
@@ -167,7 +171,9 @@ def _lists(doc):
 
 
 def _item_leaves(item: dict, path: str = "", depth: int = 0) -> set:
-    """Return the leaves of one item, as paths inside it; nested lists of objects left out."""
+    """Return the leaves of one item, as paths inside it.
+
+    Nested lists of objects left out: they are lists of their own."""
     out: set = set()
     for key, value in list(item.items())[:64]:
         at = child(path, key)
