@@ -184,7 +184,7 @@ def infer(evidence: dict, rejected=(), declared=(), previous=(), releases=None) 
 
 
 def _alone(pairs, apart: bool) -> set:
-    """Return the pairs whose argument never came with another partner of their request field.
+    """Return the pairs whose argument never came with another partner of its field.
 
     Every call counted since the pair began was alone (the calls counted before it began, and
     before such calls were counted, tell nothing). Judged on the releases before the newest when
@@ -199,7 +199,7 @@ def _alone(pairs, apart: bool) -> set:
 
 
 def _rivals(s: Inferred, o: Inferred, alone: set) -> bool:
-    """Tell whether `o` is another partner of one of `s`'s fields, which makes `s` unclear.
+    """Tell whether `o` is another partner of one of `s`'s fields (`s` is unclear).
 
     Two arguments of one request field never given together are alternatives (an id, or a URL
     holding it), each the field's partner in the calls that give it."""

@@ -83,7 +83,7 @@ def observe(
 
 
 def _count_alone(delta: dict, newest: bool) -> None:
-    """Count, in place, the pairs that were their request field's one partner this call.
+    """Count, in place, the pairs that were their field's one partner this call.
 
     Every pair counted holds both its paths in the call, so two of one request field mean their
     arguments came together. Two arguments each always alone are alternatives, not rivals."""
