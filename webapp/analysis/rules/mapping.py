@@ -88,6 +88,8 @@ def pair_arguments(
                 pairing.relations[m["arguments"]] = m["relation"]
                 if isinstance(m.get("table"), dict):
                     pairing.tables[m["arguments"]] = m["table"]
+                if isinstance(m.get("alternatives"), list):
+                    pairing.alternatives[m["arguments"]] = m["alternatives"]
     pairing.declare(entries)
     # never on the wire: pair them with nothing
     pairing.pinned_left |= (
