@@ -484,3 +484,60 @@ def test_a_composed_text_left_over_is_never_paired_by_elimination_with_an_id(mes
     # an id-like text left over beside the request id is still paired by elimination
     analysis = monday_call(arguments, 1997679876, "c716469d-50d9-1c58-dac2-9d82c7d35a28")
     assert ("value_changed", "warning", "/structuredContent/message") in returned_findings(analysis)
+
+
+# --- a word written another way on the way back (issue 32, item 2) --------------------------------
+
+CONVERSATIONS = {
+    "conversations": [
+        {"id": "2227", "state": "closed", "read": True},
+        {"id": "2228", "state": "snoozed", "read": False},
+    ]
+}
+
+
+def handed(*statuses) -> dict:
+    return {
+        "result": [
+            {"ticket_id": c["id"], "status": s}
+            for c, s in zip(CONVERSATIONS["conversations"], statuses)
+        ]
+    }
+
+
+def test_a_state_handed_over_in_the_layers_own_word_under_another_name_is_info():
+    # Intercom's states as a layer writes them: `closed` -> `resolved`, `snoozed` -> `pending`
+    analysis = analyse(CONVERSATIONS, 200, mcp(None, handed("resolved", "pending")))
+    words = [f for f in analysis["findings"] if f["kind"] == "value_changed"]
+    assert [(f["left_value"], f["right_value"], f["severity"]) for f in words] == [
+        ("closed", "resolved", "info"),
+        ("snoozed", "pending", "info"),
+    ]
+    assert all("the tool's history or a contract would tell" in f["message"] for f in words)
+    assert loud(analysis) == []
+
+
+@pytest.mark.parametrize(
+    "response, result",
+    [
+        # a word and its opposite: a state flipped
+        (
+            {"invoices": [{"id": "in_1", "state": "unpaid"}]},
+            {"result": [{"invoice": "in_1", "status": "paid"}]},
+        ),
+        # the same name: the field is the same, and its word changed
+        (
+            {"tickets": [{"id": "t1", "status": "open"}]},
+            {"result": [{"ticket_id": "t1", "status": "closed"}]},
+        ),
+        # no word: a number, an id
+        (
+            {"rooms": [{"id": "r2", "floor": 3}]},
+            {"result": [{"room": "r9", "level": 3}]},
+        ),
+    ],
+)
+def test_a_change_on_the_way_back_one_call_can_decide_stays_loud(response, result):
+    assert [kind for kind, _, _ in loud(analyse(response, 200, mcp(None, result)))] == [
+        "value_changed"
+    ]
