@@ -47,7 +47,8 @@ def kept_arguments(arguments, request, response, reading) -> set[str]:
 
 def _result_text(reading) -> str:
     """Return the text the model read, and its structured value as JSON, or ""."""
-    if reading is None:
+    # its size first: a big result is never written out again to be searched
+    if reading is None or reading.size > _MAX_TEXT:
         return ""
     parts = [reading.text or ""]
     if is_container(reading.structured):
