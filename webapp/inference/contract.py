@@ -66,6 +66,19 @@ def with_inferred(
     return contract
 
 
+# the contract's key for the URL path segments the tool's traffic showed constant (segments.py)
+CONSTANT_SEGMENTS = "constant_segments_inferred"
+
+
+def with_constant_segments(contract: dict | None, constants: dict) -> dict | None:
+    """Return the contract with the URL path segments learnt constant.
+
+    `constants` is {segment path: digest of its text}, webapp/inference/segments.py."""
+    if not constants:
+        return contract
+    return {**(contract or {}), CONSTANT_SEGMENTS: constants}
+
+
 def _with_consumed(contract: dict | None, consumed) -> dict | None:
     """Return the contract with the learnt consumed arguments added.
 

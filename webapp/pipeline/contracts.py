@@ -16,15 +16,22 @@ from ..contracts import (
     read_contracts,
     refuse_unprintable_names,
 )
-from ..inference.contract import learnt_relations, learnt_separators, with_inferred
+from ..inference.contract import (
+    learnt_relations,
+    learnt_separators,
+    with_constant_segments,
+    with_inferred,
+)
 from ..inference.decide import alternatives
+from ..inference.segments import constant_segments
 from ..problems.grouping import contract_digest
 
 
 def analysis_contract(store, name: str | None) -> dict | None:
     """Return the contract a tool's calls are analysed under now.
 
-    The stored one plus its inferred pairs and the arguments its traffic showed consumed."""
+    The stored one plus its inferred pairs, the arguments its traffic showed consumed and the URL
+    path segments it showed constant."""
     if not name:
         return None
     pairs = store.inferred_pairs(name)
@@ -33,9 +40,10 @@ def analysis_contract(store, name: str | None) -> dict | None:
     releases = store.release_state(name) if pairs else None
     relations = learnt_relations(evidence, pairs, releases) if pairs else None
     others = alternatives(evidence, pairs, releases) if pairs else None
-    return with_inferred(
+    contract = with_inferred(
         store.get_tool(name), pairs, separators, store.consumed_arguments(name), relations, others
     )
+    return with_constant_segments(contract, constant_segments(store.path_counts(name)))
 
 
 def analysis_digest(store, name: str | None) -> str | None:

@@ -17,6 +17,7 @@ from ..inference.error_fields import error_presence
 from ..inference.evidence import merge
 from ..inference.item_keys import item_counts
 from ..inference.leaves import item_leaves
+from ..inference.segments import segment_texts
 from ..inference.way_back import way_back_presence
 from ..store.mappings import AWAITING, LEARNT, MAX_PAIRS_PER_TOOL, RETURNING, UNLEARNT
 from .contracts import analysis_contract
@@ -162,6 +163,8 @@ def _counted(state: _State, calls: dict, read: tuple) -> tuple:
                 )
                 # how many of each list's items held each of their leaves (item_keys.py)
                 merge(paths[key], item_counts(document, newest, sent, external))
+                # the text each URL path segment held (segments.py)
+                merge(paths[key], segment_texts(request, presence, newest))
         merge(presence, paths[key])
     return per_call, paths, learnt, releases
 

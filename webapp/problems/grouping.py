@@ -201,15 +201,17 @@ def contract_digest(contract: dict | None) -> str | None:
     return hashlib.sha256(jsontext.dumps(body, option=jsontext.OPT_SORT_KEYS)).hexdigest()[:12]
 
 
+# a contract's name, time and what inference alone adds
+_NOT_DECLARED = ("updated_at", "name", "consumed_inferred", "constant_segments_inferred")
+
+
 def _declared(contract: dict) -> dict:
     """Return the contract without its name, time and inferred additions.
 
     What inference added to it goes (a list left empty by that goes too, so a contract with nothing
     learnt keeps the digest it always had)."""
     learnt = set(contract.get("consumed_inferred") or ())
-    body = {
-        k: v for k, v in contract.items() if k not in ("updated_at", "name", "consumed_inferred")
-    }
+    body = {k: v for k, v in contract.items() if k not in _NOT_DECLARED}
     kept = {
         "mapping": lambda m: not (isinstance(m, dict) and m.get("inferred")),
         "consumed": lambda c: c not in learnt,

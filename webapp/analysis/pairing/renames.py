@@ -120,10 +120,14 @@ def _assign(leftovers, wanted, describe, members_only=False) -> None:
     lefts = [n for n in lefts if leftovers.free(0, n.path, memos[0])]
     # A header left over is the HTTP client's (a request id): being the last string says nothing
     # of where an argument went, so only a name or a value pairs one (sample_traces/13).
+    # A URL path segment every earlier call sent alike is the layer's constant (an API version):
+    # being the last text beside an argument the layer consumed says nothing either.
     rights = [
         n
         for n in rights
-        if not n.path.startswith(QUIET_ROOTS) and leftovers.free(1, n.path, memos[1])
+        if not n.path.startswith(QUIET_ROOTS)
+        and n.path not in leftovers.p.constants
+        and leftovers.free(1, n.path, memos[1])
     ]
     for left, right in eliminate(lefts, rights, _PairedTexts(leftovers.p)):
         _pair(leftovers, left, right, "elimination")

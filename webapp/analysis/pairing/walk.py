@@ -73,6 +73,9 @@ class Pairing:
         self.http_body = None
         # right paths of the query keys and form fields sent more than once
         self.repeated: set[str] = set()
+        # right paths of the URL path segments the tool's history showed constant: no argument's
+        # partner by elimination
+        self.constants: set[str] = set()
         # argument paths the layer kept for itself (rules/kept.py): never on the wire
         self.kept: frozenset = frozenset()
         # the URL path's segments, literal ones included (`calendars`), when logged

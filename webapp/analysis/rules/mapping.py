@@ -2,7 +2,7 @@
 
 How each argument reached the request, or did not."""
 
-from ...common.pointers import child, is_pointer, last, parent
+from ...common.pointers import child, is_pointer, last, parent, resolve
 from ..budget import tick
 from ..findings.kinds import end, finding
 from ..pairing.leftovers import Leftovers, remaining
@@ -10,6 +10,7 @@ from ..pairing.walk import Pairing
 from ..schemas.declared import declares
 from ..values.classify import change_kind, classify
 from ..values.json_values import is_container, key_style, norm_key, show
+from ..values.learnt import digest
 from ..values.readings import same_local_time
 from ..values.transforms import shared_transform, transform_of
 from ..wire.locations import TEXT_ROOTS, body_part, in_text, internal, is_request_path
@@ -91,6 +92,7 @@ def pair_arguments(
                 if isinstance(m.get("alternatives"), list):
                     pairing.alternatives[m["arguments"]] = m["alternatives"]
     pairing.declare(entries)
+    pairing.constants = constant_segments(request, contract) if located else set()
     # never on the wire: pair them with nothing
     pairing.pinned_left |= (
         consumed_paths(contract) | route_selectors(arguments, contract, http_method) | kept
@@ -110,6 +112,23 @@ def pair_arguments(
         pair_wire(pairing.leftovers, contract)
     pairing.leftovers.run()
     return pairing
+
+
+def constant_segments(request, contract) -> set[str]:
+    """Return the internal paths of the URL path segments the tool's history showed constant.
+
+    Those holding this call the one text every earlier call sent (`contract`'s
+    `constant_segments_inferred`, {segment: digest}); a segment holding another text varies now."""
+    learnt_texts = (contract or {}).get("constant_segments_inferred")
+    if not isinstance(learnt_texts, dict):
+        return set()
+    out = set()
+    for path, text in learnt_texts.items():
+        at = internal(path) if isinstance(path, str) else None
+        value = resolve(request, at, None) if at and at.startswith("/path:/") else None
+        if value is not None and digest(value) == text:
+            out.add(at)
+    return out
 
 
 def _wrapper(arguments, request) -> tuple | None:

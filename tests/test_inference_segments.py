@@ -1,0 +1,101 @@
+"""A URL path segment every call sent alike is the layer's constant.
+
+Twilio's `ListMessage` as its OpenAPI MCP server sends it: the API version `2010-04-01` in the path,
+no query at all (every filter consumed). One call pairs the filter left over with the version by
+elimination; the tool's history shows the segment never varies, and then it pairs with nothing."""
+
+import random
+
+import orjson
+
+from webapp import pipeline
+from webapp.analysis import analyze_call
+from webapp.analysis.values.learnt import digest
+from webapp.inference.segments import constant_segments, segment_texts
+from webapp.ingest import parse_body
+
+TOOL = "TwilioApiV2010--ListMessage"
+ACCOUNT = "AC3f8e2b9d41c07a65e2d1b0c9f4a8e7d3"
+
+
+def address(account: str = ACCOUNT) -> str:
+    return f"https://api.twilio.com/2010-04-01/Accounts/{account}/Messages.json"
+
+
+def events(n: int, arguments: dict, url: str) -> list[dict]:
+    # the history is release 1.0, what follows it 1.1
+    base = {"trace_id": f"{n + 1:032x}", "call_id": "c1", "tool": TOOL}
+    base["release"] = "1.0" if n < 12 else "1.1"
+    base["ts"] = f"2026-11-20T10:{n % 60:02d}:00Z"
+    return [
+        {**base, "snapshot": "arguments", "payload": arguments},
+        {**base, "snapshot": "request", "payload": None, "http": {"method": "GET", "url": url}},
+        {**base, "snapshot": "response", "payload": {"messages": []}, "http": {"status_code": 200}},
+    ]
+
+
+def filters(rng) -> dict:
+    found = {"AccountSid": ACCOUNT}
+    if rng.random() < 0.5:
+        found["To"] = f"+1415555{rng.randint(1000, 9999)}"
+    else:
+        found["DateSent>"] = f"2026-11-{rng.randint(10, 28)}T00:00:00Z"
+    return found
+
+
+def loud(findings) -> list[tuple]:
+    return [
+        (f["kind"], (f["left"] or {}).get("path"), (f["right"] or {}).get("path"))
+        for f in findings
+        if f["severity"] in ("warning", "error")
+    ]
+
+
+def load(store, batch) -> None:
+    pipeline.store_batch(store, parse_body(b"\n".join(orjson.dumps(e) for e in batch)), None)
+    pipeline.catch_up(store)
+
+
+def test_a_filter_left_over_pairs_with_the_api_version_in_one_call_alone():
+    found = analyze_call(
+        {
+            "arguments": {"payload": {"AccountSid": ACCOUNT, "To": "+14155550117"}},
+            "request": {"payload": None, "http": {"method": "GET", "url": address()}},
+        },
+        None,
+    )
+    assert ("value_changed", "/To", "path:/0") in loud(found["findings"])
+
+
+def test_a_segment_every_call_sent_alike_is_learnt_constant_and_pairs_by_elimination_no_more(
+    store,
+):
+    rng = random.Random(7)
+    load(store, [e for n in range(12) for e in events(n, filters(rng), address())])
+    constants = constant_segments(store.path_counts(TOOL))
+    # the version and the account the layer is configured with; the account is still paired
+    # with its argument by value, only being the last text of a kind says nothing
+    assert constants == {"path:/0": digest("2010-04-01"), "path:/2": digest(ACCOUNT)}
+    later = [(n, filters(rng)) for n in range(12, 18)]
+    load(store, [e for n, arguments in later for e in events(n, arguments, address())])
+    for n, arguments in later:
+        findings = store.get_trace(f"{n + 1:032x}")["calls"][0]["findings"]
+        assert not [f for f in loud(findings) if f[2] == "path:/0"], (arguments, findings)
+    # a segment holding another text varies in that call: an account changed is still found
+    load(store, events(18, {"AccountSid": ACCOUNT, "To": "+14155550100"}, address("AC" + "0" * 32)))
+    findings = store.get_trace(f"{19:032x}")["calls"][0]["findings"]
+    assert any(f[1] == "/AccountSid" or f[2] == "path:/2" for f in loud(findings)), findings
+
+
+def test_a_segment_that_varies_is_counted_twice_at_most_and_never_constant():
+    presence: dict = {}
+    for n in range(20):
+        counts = segment_texts({"path:/1": f"inv_{n}", "query:/a": "x"}, presence, False)
+        assert list(counts) in ([("request", "path:/1")], [])
+        for key, found in counts.items():
+            mine = presence.setdefault(key, {"calls": 0})
+            for name, k in found.items():
+                mine[name] = mine.get(name, 0) + k
+        presence[("request", "path:/1")]["calls"] += 1
+    assert len(presence[("request", "path:/1")]) == 3
+    assert constant_segments(presence) == {}
