@@ -99,3 +99,15 @@ def test_a_segment_that_varies_is_counted_twice_at_most_and_never_constant():
         presence[("request", "path:/1")]["calls"] += 1
     assert len(presence[("request", "path:/1")]) == 3
     assert constant_segments(presence) == {}
+
+
+def test_a_filter_paired_with_the_constant_before_it_was_learnt_never_travelled(store):
+    # the whole history in one batch: analysed before five calls made the version a constant, so
+    # each of them paired the filter with it (another value, never an equal one)
+    dates = [{"AccountSid": ACCOUNT, "DateSent>": f"2026-11-{10 + n}T00:00:00Z"} for n in range(12)]
+    load(store, [e for n, arguments in enumerate(dates) for e in events(n, arguments, address())])
+    later = {"AccountSid": ACCOUNT, "DateSent>": "2026-11-30T00:00:00Z"}
+    load(store, events(12, later, address()))
+    findings = store.get_trace(f"{13:032x}")["calls"][0]["findings"]
+    # the layer never sent it: no "every call of an earlier release that held it sent it"
+    assert loud(findings) == [], findings

@@ -15,11 +15,13 @@ from dataclasses import dataclass
 
 from ..common.pointers import child
 from .constants import learnt_constants
-from .epochs import established, several
+from .epochs import BOTH, established, several
 from .error_fields import Envelope, envelopes
 from .item_keys import learnt_item_keys, learnt_lists
 from .leaves import ITEM, in_a_list, starred
 from .places import learnt_places
+from .relations import EQUAL
+from .segments import constant_segments
 
 # calls of earlier releases before their fields say what the layer adds
 MIN_EARLIER_CALLS = 5
@@ -66,6 +68,9 @@ def earlier_fields(presence: dict, releases, evidence: dict | None = None) -> Ea
     ]
     if max(counts, default=0) < MIN_EARLIER_CALLS:
         return None
+    # an argument only ever paired, as another value, with a segment every call sent alike never
+    # travelled: the calls learnt before the constant was paired it by elimination (segments.py)
+    stuck = _only_at_constants(evidence or {}, constant_segments(presence))
     return Earlier(
         frozenset(p for side, p in held if side == "request"),
         frozenset(p for side, p in held if side == "arguments"),
@@ -75,6 +80,7 @@ def earlier_fields(presence: dict, releases, evidence: dict | None = None) -> Ea
             if side == "arguments"
             and established(c).get("calls", 0) >= MIN_TRAVELLED
             and not established(c).get("dropped", 0)
+            and path not in stuck
         ),
         envelopes(presence, established),
         learnt_places(evidence, presence, releases) if evidence else (),
@@ -82,6 +88,23 @@ def earlier_fields(presence: dict, releases, evidence: dict | None = None) -> Ea
         learnt_item_keys(presence),
         learnt_lists(presence, MIN_EARLIER_CALLS),
     )
+
+
+def _only_at_constants(evidence: dict, constants: dict) -> set:
+    """Return the arguments earlier calls paired with constant segments only, never as equal.
+
+    `evidence` is {(argument, request): counts}, `constants` segments.py's `constant_segments`."""
+    if not constants:
+        return set()
+    places: dict = {}
+    for (argument, request), counts in evidence.items():
+        earlier = established(counts)
+        # a pair only the newest release showed says nothing of where the earlier ones sent it
+        if not earlier.get(BOTH):
+            continue
+        apart = request in constants and not earlier.get(EQUAL)
+        places[argument] = places.get(argument, True) and apart
+    return {argument for argument, apart in places.items() if apart}
 
 
 def flag_new_fields(

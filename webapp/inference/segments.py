@@ -38,7 +38,7 @@ def segment_texts(request: dict, presence: dict, newest: bool) -> dict:
 
 
 def constant_segments(presence: dict) -> dict:
-    """Return {segment path: digest of its one text} of the segments every call sent alike.
+    """Return {segment path: its one text's digest} of the segments sent alike.
 
     MIN_CALLS calls at least."""
     out = {}

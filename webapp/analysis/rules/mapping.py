@@ -115,7 +115,7 @@ def pair_arguments(
 
 
 def constant_segments(request, contract) -> set[str]:
-    """Return the internal paths of the URL path segments the tool's history showed constant.
+    """Return the internal paths of the URL path segments learnt constant.
 
     Those holding this call the one text every earlier call sent (`contract`'s
     `constant_segments_inferred`, {segment: digest}); a segment holding another text varies now."""
