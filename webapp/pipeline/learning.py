@@ -122,9 +122,9 @@ def _errors(store, tool: str) -> dict:
 
 
 def _join_services(store, conn, tool: str, paths: dict, errors: dict) -> None:
-    """Note the services a tool's calls went to; queue their other tools when it taught them.
+    """Note a tool's services; queue their other tools when it taught them.
 
-    Each tool of a service judges its error answers by what every tool's earlier ones carried
+    The services are the hosts its calls went to. Each tool of a service judges its error answers by what every tool's earlier ones carried
     where its own are too few (webapp/pipeline/history.py): when this tool's earlier error
     answers changed, the others' newest calls are judged again."""
     hosts = sorted({path for counts in paths.values() for side, path in counts if side == "host"})
