@@ -94,7 +94,7 @@ def earlier_fields(
 
 
 def _only_at_constants(evidence: dict, constants: dict) -> set:
-    """Return the arguments earlier calls paired with constant segments only, never as equal.
+    """Return the arguments paired with constant segments only, never as equal.
 
     `evidence` is {(argument, request): counts}, `constants` segments.py's `constant_segments`."""
     if not constants:

@@ -200,7 +200,7 @@ def _counted(state: _State, calls: dict, read: tuple) -> tuple:
                 # how many of each list's items held each of their leaves (item_keys.py)
                 merge(paths[key], item_counts(document, newest, sent, external))
                 # the text each URL path segment held (segments.py)
-                merge(paths[key], segment_texts(request, presence, newest))
+                merge(paths[key], segment_texts(request, newest))
             host = _host(snaps["request"])
             if host:
                 # the service its requests go to (webapp/pipeline/history.py pools its errors)

@@ -118,7 +118,8 @@ def constant_segments(request, contract) -> set[str]:
     """Return the internal paths of the URL path segments learnt constant.
 
     Those holding this call the one text every earlier call sent (`contract`'s
-    `constant_segments_inferred`, {segment: digest}); a segment holding another text varies now."""
+    `constant_segments_inferred`, {segment: its text's number, a digest's first 5 hex digits});
+    a segment holding another text varies now."""
     learnt_texts = (contract or {}).get("constant_segments_inferred")
     if not isinstance(learnt_texts, dict):
         return set()
@@ -126,7 +127,8 @@ def constant_segments(request, contract) -> set[str]:
     for path, text in learnt_texts.items():
         at = internal(path) if isinstance(path, str) else None
         value = resolve(request, at, None) if at and at.startswith("/path:/") else None
-        if value is not None and digest(value) == text:
+        number = digest(value) if value is not None else None
+        if number is not None and int(number[:5], 16) == text:
             out.add(at)
     return out
 
