@@ -11,7 +11,7 @@ from ..analysis import learnt
 from ..common.pointers import is_pointer
 from .decide import strongest
 from .epochs import established, plain, several
-from .relations import separator_of
+from .relations import EQUAL, separator_of
 
 
 def declared_pairs(contract: dict | None) -> list[tuple[str, str]]:
@@ -114,7 +114,12 @@ def learnt_relations(evidence: dict, pairs, releases=None) -> dict:
         counts = judged(evidence.get(tuple(pair)) or {})
         name = strongest(tuple(pair), counts).relation if counts else None
         if name == learnt.LOOKED_UP:
-            out[tuple(pair)] = {"relation": name, "table": learnt.table_of(counts)}
+            _, table, folded = learnt.best_table(counts, counts.get(EQUAL, 0))
+            out[tuple(pair)] = {
+                "relation": name,
+                "table": table,
+                **({"folded": True} if folded else {}),
+            }
         elif name and (learnt.is_function(name) or name in KIND_RELATIONS):
             out[tuple(pair)] = {"relation": name}
     return out

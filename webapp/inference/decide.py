@@ -88,7 +88,7 @@ def strongest(pair, counts: dict) -> Inferred:
     if normalised:
         relations.append(normalised)
     # a table: the same input always gave the same output
-    table = learnt.lookup_agreement(counts)
+    table = learnt.best_table(counts, counts.get(EQUAL, 0))[0]
     if table:
         relations.append((table, learnt.LOOKED_UP))
     # equal wins a tie: a transform is only named when the values really differ
@@ -141,7 +141,7 @@ def _named(name: str, n: int, counts: dict) -> bool:
 
     A clamp shows values changed at its bound in a few calls and kept in more (else it is a
     constant)."""
-    if name.startswith((learnt.KEPT, learnt.MAPS, learnt.SEEN, learnt.FORM, learnt.NORMALISED)):
+    if name.startswith(learnt.BOOKKEEPING):
         return False
     return not learnt.is_bound(name) or (
         MIN_BOUND_CALLS <= n <= _kept(counts) and learnt.bound_holds(name, counts)
