@@ -167,7 +167,7 @@ def _entry(a, b, known, pair) -> str | None:
 
 
 def _folded(a, b, known, pair, looked_up: bool) -> dict:
-    """Return `{"folded <entry>": 1}` of a value `looked_up`, or of one sent as it is, else {}.
+    """Return `{"folded <entry>": 1}` of a value `looked_up` or sent as it is, else {}.
 
     Keyed in any case too. One sent as it is only counts once its pair has a table (the table's
     identity entries); none past MAX_TABLE entries."""

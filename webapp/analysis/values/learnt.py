@@ -284,7 +284,7 @@ def folded_key(a, b) -> str | None:
 
 
 def _folded_entries(counts: dict) -> tuple[dict, dict]:
-    """Return ({input: {output: calls}}, {input: {spelling: output}}) of the `folded` counts."""
+    """Return ({input: {output: calls}}, {input: {spelling: output}}), `folded`."""
     seen: dict[str, dict[str, int]] = {}
     spellings: dict[str, dict[str, str]] = {}
     for key, n in counts.items():
@@ -298,7 +298,7 @@ def _folded_entries(counts: dict) -> tuple[dict, dict]:
 
 
 def folded_table(counts: dict) -> dict[str, str]:
-    """Return {case-folded input digest: output digest} of a table keyed in any case, or {}.
+    """Return {case-folded input digest: output digest} of a table in any case, or {}.
 
     Only when the case never changed an output (each input's one output in DOMINANT of its calls,
     in whatever case it came) and the table is a function: MIN_LOOKUP_REPEATS spellings of inputs
@@ -338,12 +338,14 @@ def folded_agreement(counts: dict, equal: int) -> int:
 
 
 def best_table(counts: dict, equal: int) -> tuple[int, dict, bool]:
-    """Return (calls agreeing, table, keyed in any case) of a pair's lookup, or (0, {}, False).
+    """Return (calls agreeing, table, keyed in any case) of a pair's lookup.
 
-    The table keyed in any case when it explains as many calls (with the `equal` ones)."""
+    (0, {}, False) when it has none.
+
+    The table keyed in any case when it explains more calls (with the `equal` ones)."""
     exact = lookup_agreement(counts)
     folded = folded_agreement(counts, equal)
-    if folded and folded >= exact:
+    if folded > exact:
         return folded, folded_table(counts), True
     return (exact, table_of(counts), False) if exact else (0, {}, False)
 
@@ -361,7 +363,7 @@ def lookup_agreement(counts: dict) -> int:
 
 
 def table_input(a, folded: bool = False) -> str | None:
-    """Return the digest a table keys `a` by: case-folded for a table keyed in any case."""
+    """Return the digest a table keys `a` by (case-folded for a table in any case)."""
     return digest(a.casefold() if folded and isinstance(a, str) else a)
 
 
