@@ -73,6 +73,10 @@ class Pairing:
         # the request's HTTP method (GET, POST...) when logged, and the body it sent (None: none)
         self.http_method: str | None = None
         self.http_body = None
+        # argument paths the layer kept for itself (rules/kept.py): never on the wire
+        self.kept: frozenset = frozenset()
+        # the URL path's segments, literal ones included (`calendars`), when logged
+        self.segments: tuple = ()
 
     def declare(self, entries) -> None:
         """Pair the declared entries whose both ends exist.
