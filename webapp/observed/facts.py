@@ -10,7 +10,7 @@ from itertools import chain
 
 from ..analysis import type_name
 from ..common.pointers import escape
-from ..problems.fingerprint import ID, normalise_segment
+from ..problems.fingerprint import ID, looks_like_id
 
 # a longer string is text, not an enum value
 MAX_ENUM_TEXT = 64
@@ -227,9 +227,13 @@ def key_segment(key: str) -> str:
     Escaped, or `{id}` for a key that looks like an id."""
     if key.isdigit():
         return ID
-    segment = normalise_segment(escape(key))
     # a key named "*" is not an array's items
-    return "~2" if segment == "*" else segment
+    if key == "*":
+        return "~2"
+    segment = escape(key)
+    # normalise_segment's test without its own cache: this one holds the key (26,000 keys of one
+    # object churned both)
+    return ID if looks_like_id(segment) else segment
 
 
 # {string: its format} of strings seen lately (statuses, currencies, dates repeat from call to

@@ -44,10 +44,13 @@ def normalise_segment(segment: str) -> str:
     return ID if _id_like(segment) else segment
 
 
-# keys repeat across calls: field names, a few ids
-@lru_cache(maxsize=8192)
-def _id_like(key: str) -> bool:
+def looks_like_id(key: str) -> bool:
+    """Tell whether a key is an id (a UUID, a long hex run, four digits in a row)."""
     return bool(_UUID.match(key) or _LONG_HEX.match(key) or _DIGIT_RUN.search(key))
+
+
+# keys repeat across calls: field names, a few ids
+_id_like = lru_cache(maxsize=8192)(looks_like_id)
 
 
 def normalise_path(path: str | None, doc=_NO_DOC) -> str | None:

@@ -193,7 +193,7 @@ def _first_of_its_type(value, seen: Seen) -> str | None:
 
 
 def _first_in_body(value, seen: Seen) -> str | None:
-    """Return the first added field of the argument's type, the URL's read as that type."""
+    """Return the first added field of the argument's type (URL fields read as it)."""
     first, container, texts = seen.added_index
     found = (first.get(type_name(value)), container if is_container(value) else None)
     best = min((index for index in found if index is not None), default=len(seen.added))
