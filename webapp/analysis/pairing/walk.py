@@ -131,23 +131,26 @@ class Pairing:
         # both sides (a scalar may equal anything redacted): comparing it again at each level made
         # 60 nested one-key objects quadratic in their depth (deep_nesting).
         only_key = len(lv) == 1 and len(rv) == 1
+        claimed_right = self.claimed_right
         for key, value in lv.items():
             path = child(lp, key)
             if path in self.claimed_left:
                 continue
-            target = child(rp, key)
             if path in self.pinned_left:
                 # the mapping sends it elsewhere and its counterpart is missing: not paired by its
                 # key here
                 self.orphans_left.append((path, value, rp))
-            elif key in rv and target not in self.claimed_right:
+            elif key in rv and (target := child(rp, key)) not in claimed_right:
                 used_right.add(key)
                 differs = only_key and type(value) is type(rv[key]) and type(value) in _CONTAINERS
                 self.walk(path, value, target, rv[key], "same", depth, differs)
             else:
                 rest_left.append(key)
+        # no pointer of each of 26,000 keys left over when nothing is claimed
         rest_right = [
-            k for k in rv if k not in used_right and child(rp, k) not in self.claimed_right
+            k
+            for k in rv
+            if k not in used_right and not (claimed_right and child(rp, k) in claimed_right)
         ]
         by_case = _pair_by_case(rest_left, rest_right)
         for lk, rk in by_case:

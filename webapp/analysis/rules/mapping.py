@@ -185,7 +185,7 @@ def mapping_findings(pairing: Pairing, contract, bad_request_paths: set) -> list
     for path, value in remaining(pairing.leftovers, 0):
         out.append(
             _consumed(path, value, contract)
-            if path in consumed or _starred(path) in consumed
+            if consumed and (path in consumed or _starred(path) in consumed)
             else absent_argument(path, value, contract, seen)
         )
     out += [_added(path, value, contract.get("request_schema")) for path, value in added]
