@@ -46,7 +46,10 @@ def normalise_segment(segment: str) -> str:
 
 def looks_like_id(key: str) -> bool:
     """Tell whether a key is an id (a UUID, a long hex run, four digits in a row)."""
-    return bool(_UUID.match(key) or _LONG_HEX.match(key) or _DIGIT_RUN.search(key))
+    # the digits first, and the hex patterns only for a key as long as their shortest match
+    return bool(
+        _DIGIT_RUN.search(key) or len(key) >= 12 and (_UUID.match(key) or _LONG_HEX.match(key))
+    )
 
 
 # keys repeat across calls: field names, a few ids
