@@ -168,7 +168,13 @@ def _add_strings(facts: PathFacts, strings: list[str]) -> None:
     sizes = [len(text) for text in distinct]
     facts.shortest, facts.longest = min(sizes), max(sizes)
     formats, known = facts.formats, _FORMATS.get
-    for text in distinct:
+    # format_of names no format outside these sizes: 71,428 short texts ask it nothing
+    sized = [
+        text for text, size in zip(distinct, sizes) if _FORMAT_SIZES[0] <= size <= _FORMAT_SIZES[1]
+    ]
+    if len(sized) < len(distinct):
+        formats.add("")
+    for text in sized:
         found = known(text)
         formats.add(_format_kept(text) if found is None else found)
     too_many = len(distinct) > MAX_VALUES_PER_CALL
@@ -236,6 +242,8 @@ def key_segment(key: str) -> str:
     return ID if looks_like_id(segment) else segment
 
 
+# the sizes of the strings a format can be told in (shortest, longest)
+_FORMAT_SIZES = (6, 2048)
 # {string: its format} of strings seen lately (statuses, currencies, dates repeat from call to
 # call), emptied when full
 _FORMATS: dict[str, str] = {}
@@ -258,7 +266,7 @@ def format_of(text: str) -> str:
 
     date-time, date, uuid, email, uri, hex-id, prefixed-id."""
     size = len(text)
-    if size < 6 or size > 2048:
+    if size < _FORMAT_SIZES[0] or size > _FORMAT_SIZES[1]:
         return ""
     if text[0].isdigit():
         if (
