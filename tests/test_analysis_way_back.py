@@ -412,3 +412,132 @@ def test_a_declared_response_to_result_pair_pairs_what_the_result_renamed(result
     assert ("dropped", "/total", None) not in after and ("added", None, at) not in after
     # the declared pair is checked as one: 1 handed back as true is the change it names
     assert ("type_changed", "/total", at) in after
+
+
+def monday_call(arguments, item_id, message):
+    """A call as monday.com's agent toolkit makes it.
+
+    GraphQL ids sent as text, the result built by the layer from the model's own number and a
+    sentence."""
+    request = {
+        "query": "mutation ($itemId: ID!, $body: String!) { create_update(...) { id item_id } }",
+        "variables": {"itemId": str(arguments["itemId"]), "body": arguments["body"]},
+    }
+    response = {
+        "data": {"create_update": {"id": "4194357685", "item_id": str(arguments["itemId"])}},
+        "extensions": {"request_id": "e2e500ca-fafb-0fee-eb20-cec21297279d"},
+    }
+    structured = {"message": message, "update_id": "4194357685", "item_id": item_id}
+    return analyze_call(
+        {
+            "arguments": {"payload": arguments},
+            "request": {
+                "payload": request,
+                "http": {"method": "POST", "url": "https://api.monday.com/v2"},
+            },
+            "response": {"payload": response, "http": {"status_code": 200}},
+            "result": {"payload": mcp("done", structured)},
+        },
+        None,
+    )
+
+
+def returned_findings(analysis):
+    return {
+        (f["kind"], f["severity"], f["right"]["path"])
+        for f in analysis["findings"]
+        if f["left"] and f["right"] and f["left"]["snapshot"] == "response"
+    }
+
+
+def test_a_result_that_hands_back_the_models_own_number_is_an_echo_not_a_change():
+    arguments = {"itemId": 1997679876, "body": "Blocked on the API keys"}
+    told = "Update 4194357685 created on item 1997679876"
+    found = returned_findings(monday_call(arguments, 1997679876, told))
+    assert ("type_changed", "info", "/structuredContent/item_id") in found
+    # a number no argument holds, handed over retyped, stays the warning it was
+    found = returned_findings(monday_call(arguments, 1997679877, told))
+    assert ("value_changed", "warning", "/structuredContent/item_id") in found
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Update 4194357685 created on item 1997679876",
+        "Item successfully updated",
+        # one token, but it holds a value paired elsewhere: the layer composed it
+        "update:4194357685",
+    ],
+)
+def test_a_composed_text_left_over_is_never_paired_by_elimination_with_an_id(message):
+    arguments = {"itemId": 1997679876, "body": "Blocked on the API keys"}
+    analysis = monday_call(arguments, 1997679876, message)
+    assert not any(
+        f["right"] and f["right"]["path"] == "/structuredContent/message" and f["left"]
+        for f in analysis["findings"]
+    )
+    assert [
+        f
+        for f in analysis["findings"]
+        if f["severity"] != "info" and f["left"] and f["left"]["snapshot"] == "response"
+    ] == []
+    # an id-like text left over beside the request id is still paired by elimination
+    analysis = monday_call(arguments, 1997679876, "c716469d-50d9-1c58-dac2-9d82c7d35a28")
+    assert ("value_changed", "warning", "/structuredContent/message") in returned_findings(analysis)
+
+
+# --- a word written another way on the way back (issue 32, item 2) --------------------------------
+
+CONVERSATIONS = {
+    "conversations": [
+        {"id": "2227", "state": "closed", "read": True},
+        {"id": "2228", "state": "snoozed", "read": False},
+    ]
+}
+
+
+def handed(*statuses) -> dict:
+    return {
+        "result": [
+            {"ticket_id": c["id"], "status": s}
+            for c, s in zip(CONVERSATIONS["conversations"], statuses)
+        ]
+    }
+
+
+def test_a_state_handed_over_in_the_layers_own_word_under_another_name_is_info():
+    # Intercom's states as a layer writes them: `closed` -> `resolved`, `snoozed` -> `pending`
+    analysis = analyse(CONVERSATIONS, 200, mcp(None, handed("resolved", "pending")))
+    words = [f for f in analysis["findings"] if f["kind"] == "value_changed"]
+    assert [(f["left_value"], f["right_value"], f["severity"]) for f in words] == [
+        ("closed", "resolved", "info"),
+        ("snoozed", "pending", "info"),
+    ]
+    assert all("the tool's history or a contract would tell" in f["message"] for f in words)
+    assert loud(analysis) == []
+
+
+@pytest.mark.parametrize(
+    "response, result",
+    [
+        # a word and its opposite: a state flipped
+        (
+            {"invoices": [{"id": "in_1", "state": "unpaid"}]},
+            {"result": [{"invoice": "in_1", "status": "paid"}]},
+        ),
+        # the same name: the field is the same, and its word changed
+        (
+            {"tickets": [{"id": "t1", "status": "open"}]},
+            {"result": [{"ticket_id": "t1", "status": "closed"}]},
+        ),
+        # no word: a number, an id
+        (
+            {"rooms": [{"id": "r2", "floor": 3}]},
+            {"result": [{"room": "r9", "level": 3}]},
+        ),
+    ],
+)
+def test_a_change_on_the_way_back_one_call_can_decide_stays_loud(response, result):
+    assert [kind for kind, _, _ in loud(analyse(response, 200, mcp(None, result)))] == [
+        "value_changed"
+    ]

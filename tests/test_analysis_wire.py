@@ -6,6 +6,7 @@ body (real URLs of real APIs)."""
 import pytest
 
 from webapp.analysis import analyze_call
+from webapp.analysis.values.names import names_segment
 from webapp.analysis.wire.locations import (
     external,
     internal,
@@ -60,6 +61,52 @@ def test_a_query_string_reads_repeated_keys_brackets_and_percent_encoding():
         "q": "café au lait",
     }
     assert read_query("/x?a[0]=x&a[1]=y&empty=") == {"a": ["x", "y"], "empty": ""}
+
+
+def test_a_key_sent_twice_with_one_value_reads_as_that_value_and_names_the_repeat():
+    # the layer writes the query, then the HTTP client appends the same params (axios `params`)
+    repeats = []
+    found = read_params("state=OPEN&size=5&state=OPEN&size=5&tag=a&tag=b&one=1", repeats)
+    assert found == {"state": "OPEN", "size": "5", "tag": ["a", "b"], "one": "1"}
+    assert sorted(repeats) == ["/size", "/state", "/tag"]
+    # a bracketed list is no repeat: `ids[]=1&ids[]=1` is a list of two ones
+    repeats = []
+    assert read_params("ids[]=1&ids[]=1&a[b]=x~y&a[b]=x~y", repeats) == {
+        "ids": ["1", "1"],
+        "a": {"b": "x~y"},
+    }
+    assert repeats == ["/a/b"]
+    document = read_request(
+        {"http": {"method": "GET", "url": "https://api.example.com/d?s=A&s=A&n=2&n=3"}}, None
+    )
+    assert document.document["query:"] == {"s": "A", "n": ["2", "3"]}
+    assert document.repeated == {"/query:/s", "/query:/n"}
+
+
+def test_every_argument_sent_twice_alike_is_quiet_and_one_changed_copy_is_loud():
+    url = "https://api.paypal.com/v1/customer/disputes?"
+    twice = "dispute_state=RESOLVED&page_size=5&dispute_state=RESOLVED&page_size=5"
+    arguments = {"dispute_state": "RESOLVED", "page_size": 5}
+    assert loud(call(arguments, url + twice)) == []
+    assert pairs(call(arguments, url + twice)) == {
+        ("/dispute_state", "query:/dispute_state"),
+        ("/page_size", "query:/page_size"),
+    }
+    for changed, kind, copy in (
+        (
+            "dispute_state=RESOLVED&page_size=5&dispute_state=resolved&page_size=5",
+            "enum",
+            "resolved",
+        ),
+        ("dispute_state=RESOLVED&page_size=6&dispute_state=RESOLVED&page_size=5", "value", "6"),
+    ):
+        [warning] = loud(call(arguments, url + changed))
+        assert warning["kind"] == f"{kind}_changed"
+        assert warning["right"]["path"].startswith("query:/")
+        assert f'one copy "{copy}"' in warning["message"] and "sent 2 times" in warning["message"]
+    # a key the layer repeats with other values, none the argument: a list as before, no copy
+    other = call({"tag": "a b"}, "https://api.example.com/x?tag=a&tag=b")
+    assert not any("copy" in f["message"] for f in other["findings"])
 
 
 def test_a_redacted_argument_is_not_paired_with_a_query_parameter_of_another_value():
@@ -649,3 +696,58 @@ def test_a_query_string_no_argument_reaches_is_added_field_by_field_not_as_a_who
     )
     added = sorted(f["right"]["path"] for f in result["findings"] if f["kind"] == "added")
     assert added == ["query:/archived", "query:/x"] and loud(result) == []
+
+
+def test_an_arguments_name_sent_as_an_id_is_still_paired_by_elimination():
+    # a look-up (Google Calendar: a calendar's name sent as its id): the argument is the words,
+    # the layer's side the id; only a text the layer composes is never an id's partner
+    url = "https://www.googleapis.com/calendar/v3/calendars/c_8f2k1m9q%40group.calendar.google.com"
+    result = call(
+        {"calendarId": "Team Offsite", "eventId": "javmav902elf"}, url + "/events/javmav902elf"
+    )
+    assert ("/calendarId", "path:/3") in pairs(result)
+
+
+# --- a URL segment named by the collection before it ----------------------------------------------
+
+
+def test_an_argument_pairs_with_the_segment_after_the_collection_its_name_names():
+    # `/calendars/{calendarId}`: the calendar's name was looked up into its id, so no value ties
+    # them, and `sendUpdates` is the only other text left
+    args = {"calendarId": "Team Offsite", "eventId": "4r1bq2", "sendUpdates": "all"}
+    url = (
+        "https://www.googleapis.com/calendar/v3/calendars/c_8f2k1m9q%40group.calendar.google.com"
+        "/events/4r1bq2?sendUpdates=all"
+    )
+    result = call(args, url, method="DELETE")
+    assert {("/calendarId", "path:/3"), ("/eventId", "path:/5")} <= pairs(result)
+    # without the other argument it is no `dropped` either
+    del args["sendUpdates"]
+    assert ("/calendarId", "path:/3") in pairs(call(args, url, method="DELETE"))
+
+
+@pytest.mark.parametrize(
+    "key, collection, named",
+    [
+        ("calendarId", "calendars", True),
+        ("organizationSlug", "organizations", True),
+        ("issue_id", "issues", True),
+        ("fileKey", "files", True),
+        ("calendarId", "events", False),
+        ("id", "items", False),
+        ("repo", "repos", False),
+    ],
+)
+def test_which_keys_name_the_segment_after_a_collection(key, collection, named):
+    assert names_segment(key, collection) is named
+
+
+@pytest.mark.parametrize("owner", ["acme", "web"])
+def test_a_key_that_says_no_handle_names_no_segment(owner):
+    # GitHub's `/repos/{owner}/{repo}`: the segment after `repos` is the owner's, even where the
+    # owner and the repository share a name
+    args = {"owner": owner, "repo": "web", "title": "Crash on save"}
+    url = f"https://api.github.com/repos/{owner}/api7/issues"
+    result = call(args, url, {"title": "Crash on save"})
+    assert {("/owner", "path:/1"), ("/repo", "path:/2")} <= pairs(result)
+    assert [f["left"]["path"] for f in loud(result)] == ["/repo"]

@@ -34,6 +34,7 @@ from .findings.kinds import (
 )
 from .pairing.walk import pair_by_id
 from .rules.response_checks import error_body, error_schema_for, is_the_envelope
+from .rules.result_checks import WORD_MAPPED
 from .schemas.validation import is_valid, metaschema_problems, validate
 from .snapshots.documents import json_error, status_code
 from .values import learnt
@@ -52,6 +53,7 @@ from .wire.locations import (
     split_request_path,
 )
 from .wire.parameters import parameters, path_variables, template_of
+from .wire.request import segments, url_path
 
 __all__ = [
     # value relations learnt from a tool's history (templates, joins, bounds)
@@ -78,6 +80,8 @@ __all__ = [
     "rank",
     "sort_findings",
     "worst",
+    # the way back: a word one call leaves undecided, which history judges
+    "WORD_MAPPED",
     # snapshots and schemas
     "error_body",
     "error_schema_for",
@@ -115,6 +119,8 @@ __all__ = [
     "request_document",
     "resolve_request",
     "split_request_path",
+    "segments",
+    "url_path",
     "template_of",
     # pairing and the aligned view
     "MAX_ROWS",

@@ -7,7 +7,7 @@ that agreed at least once take space.
 """
 
 from ..analysis import learnt
-from .epochs import BOTH, prior_for, tagged
+from .epochs import ALONE, BOTH, prior_for, tagged
 from .relations import EQUAL, keys, relation
 
 # new candidate pairs one call may start (many equal small values)
@@ -78,14 +78,29 @@ def observe(
             )
             if presence:
                 merge_counts(delta[pair], prior_for(presence, *pair))
+    _count_alone(delta, newest)
     return delta
 
 
-def _with_kept(counts: dict, a, b, found: str | None = None) -> dict:
-    """Add where a number sent as it is lay (`kept 8`), and the form of a text.
+def _count_alone(delta: dict, newest: bool) -> None:
+    """Count, in place, the pairs that were their field's one partner this call.
 
-    So a clamp can be checked against the numbers earlier calls kept, and a normalisation against
-    the texts they sent as they were (`form L|-`) and the rule each changed one showed."""
+    Every pair counted holds both its paths in the call, so two of one request field mean their
+    arguments came together. Two arguments each always alone are alternatives, not rivals."""
+    partners: dict = {}
+    for a, r in delta:
+        partners.setdefault(r, []).append(a)
+    for r, found in partners.items():
+        if len(found) == 1:
+            merge_counts(delta[(found[0], r)], tagged({ALONE: 1}, newest))
+
+
+def _with_kept(counts: dict, a, b, found: str | None = None) -> dict:
+    """Add where a number sent as it is lay (`kept 8`), a text's form, a type's change.
+
+    So a clamp can be checked against the numbers earlier calls kept, a normalisation against
+    the texts they sent as they were (`form L|-`) and the rule each changed one showed, and a
+    value sent in another type against the types earlier calls went between (`typed ...`)."""
     kept = learnt.kept_key(a, b)
     if kept:
         counts[kept] = 1
@@ -95,7 +110,9 @@ def _with_kept(counts: dict, a, b, found: str | None = None) -> dict:
         if found == "enum_changed" and isinstance(a, str) and isinstance(b, str)
         else None
     )
-    for key in (form, rule):
+    # the types a value changed between: the conversion a layer always makes, and its direction
+    typed = learnt.typed_key(a, b) if found == "type_changed" else None
+    for key in (form, rule, typed):
         if key:
             counts[key] = 1
     return counts

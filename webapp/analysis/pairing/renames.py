@@ -2,14 +2,21 @@
 
 Same meaning by name first, then one assignment for the rest."""
 
+from collections import Counter
+
 from ...common.pointers import last, parent, resolve
 from ..values.classify import classify
-from ..values.names import same_name
+from ..values.names import names_segment, same_name
 from ..wire.locations import QUIET_ROOTS, TEXT_ROOTS, in_text
-from .assignment import Assignment, Node, eliminate
+from .assignment import Assignment, Node, eliminate, id_like
+
+# the URL path's segments, by index
+_PATH = "/path:/"
 
 # leftover nodes per side beyond which only the cheap passes run
 MAX_ASSIGNED = 20_000
+# paired values read for the texts a composed text may hold
+MAX_TEXTS = 5_000
 
 
 def pair_by_names(leftovers) -> None:
@@ -63,8 +70,38 @@ def pair_lists(leftovers, describe=None) -> None:
 def pair_scalars(leftovers, describe=None) -> None:
     """Pair the leftover scalars as one assignment.
 
-    Then the last of each type by elimination."""
+    A URL segment its argument's name names first, then the last of each type by elimination."""
+    if leftovers.p.segments:
+        pair_segments(leftovers)
     _assign(leftovers, _is_scalar, describe)
+
+
+def pair_segments(leftovers) -> None:
+    """Pair an argument with the URL segment its name says holds it.
+
+    The one after its collection's (`calendarId` -> `/calendars/{here}`), when one free argument
+    and one free segment match only each other. After equal values: `/repos/{owner}/{repo}`'s
+    `repo` names the segment after `repos`, which the owner's value fills."""
+    path = leftovers.p.segments
+    rights = [
+        (rp, rv)
+        for rp, rv in leftovers.nodes(1, scalars_only=True)
+        if rp.startswith(_PATH) and last(rp).isdigit() and 0 < int(last(rp)) <= len(path)
+    ]
+    lefts = [(lp, lv) for lp, lv in leftovers.nodes(0, scalars_only=True) if lp] if rights else []
+    if not lefts or len(lefts) * len(rights) > 2500:
+        return
+    matches = [
+        (lp, lv, rp, rv)
+        for rp, rv in rights
+        for lp, lv in lefts
+        if names_segment(last(lp), path[int(last(rp)) - 1])
+    ]
+    lefts_hit = Counter(m[0] for m in matches)
+    rights_hit = Counter(m[2] for m in matches)
+    for lp, lv, rp, rv in matches:
+        if lefts_hit[lp] == 1 and rights_hit[rp] == 1:
+            leftovers.pair(lp, lv, rp, rv, "name")
 
 
 def _assign(leftovers, wanted, describe, members_only=False) -> None:
@@ -89,8 +126,34 @@ def _assign(leftovers, wanted, describe, members_only=False) -> None:
         for n in rights
         if not n.path.startswith(QUIET_ROOTS) and leftovers.free(1, n.path, memos[1])
     ]
-    for left, right in eliminate(lefts, rights):
+    for left, right in eliminate(lefts, rights, _PairedTexts(leftovers.p)):
         _pair(leftovers, left, right, "elimination")
+
+
+class _PairedTexts:
+    """The texts of the values paired on each side, read once and only when asked."""
+
+    def __init__(self, pairing):
+        self.pairing, self.found = pairing, {}
+
+    def __call__(self, side: int) -> set[str]:
+        if side not in self.found:
+            self.found[side] = paired_texts(self.pairing, side)
+        return self.found[side]
+
+
+def paired_texts(pairing, side: int) -> set[str]:
+    """Return the texts of the id-like scalars already paired on one side.
+
+    Of the first MAX_TEXTS pairs."""
+    doc = pairing.left if side == 0 else pairing.right
+    out = set()
+    for path in list(pairing.pairs if side == 0 else pairing.back)[:MAX_TEXTS]:
+        value = resolve(doc, path, None)
+        text = str(value) if type(value) in (int, str) else None
+        if text is not None and id_like(text):
+            out.add(text)
+    return out
 
 
 def _pair(leftovers, left, right, reason) -> None:
