@@ -119,7 +119,7 @@ def item_values(doc, limit: int = MAX_LEAVES) -> dict:
 
 
 def item_views(arguments: dict, request: dict) -> list[tuple[dict, dict]]:
-    """Return, per item index, its argument leaves beside the request leaves of that index.
+    """Return per item index its argument leaves and the request leaves at that index.
 
     ({`/items/*/cost`: v}, {`/purchase_units/0/items/*/unit_amount/value`: v}): an argument leaf
     inside one list, and each request leaf whose last index is the same, that index written `*`

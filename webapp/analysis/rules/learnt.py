@@ -99,7 +99,7 @@ def _label(lp: str, rp: str) -> str:
 
 
 def unconverted_default(path: str, value, name: str) -> dict:
-    """Warn of a field no argument gave, in the type its learnt conversion converts from.
+    """Warn of a field no argument gave, in the type a learnt conversion converts from.
 
     The layer's own value (a default) sent as a number where every earlier call's was text."""
     text = (

@@ -144,7 +144,8 @@ def _typed_places(contract: dict, arguments) -> dict:
     return {
         internal(m["request"]): m["relation"]
         for m in each_item(contract.get("mapping"), arguments)
-        if m.get("inferred") is True
+        if isinstance(m, dict)
+        and m.get("inferred") is True
         and learnt.is_typed(m.get("relation"))
         and is_request_path(m.get("request"))
     }
