@@ -22,19 +22,27 @@ def leaves(doc, limit: int = MAX_LEAVES) -> dict:
     so every pointer returned can be written into a contract's `mapping` as it is.
     """
     out: dict = {}
-    stack = [("", doc, 0)]
+    if not isinstance(doc, dict):
+        # the document itself is no leaf (it has no pointer to pair)
+        return out
+    # each object's members taken one at a time, as the cap needs them: an object of 26,000 keys
+    # costs its first 64 leaves, not a pointer per key
+    stack = [("", iter(doc.items()), 0)]
     while stack and len(out) < limit:
-        path, value, depth = stack.pop()
+        path, members, depth = stack[-1]
+        member = next(members, None)
+        if member is None:
+            stack.pop()
+            continue
+        key, value = member
         if isinstance(value, dict):
-            if depth < MAX_DEPTH:
-                # reversed so the first keys are taken first when the cap cuts
-                stack += [(child(path, k), v, depth + 1) for k, v in reversed(list(value.items()))]
+            if depth + 1 < MAX_DEPTH:
+                stack.append((child(path, key), iter(value.items()), depth + 1))
         elif isinstance(value, list):
-            if path and 0 < len(value) <= MAX_LIST and all(_scalar(x) for x in value):
-                out[path] = value
-        elif path and _scalar(value) and value is not None:
-            if not (isinstance(value, str) and len(value) > MAX_TEXT):
-                out[path] = value
+            if 0 < len(value) <= MAX_LIST and all(_scalar(x) for x in value):
+                out[child(path, key)] = value
+        elif value is not None and not (isinstance(value, str) and len(value) > MAX_TEXT):
+            out[child(path, key)] = value
     return out
 
 
@@ -62,7 +70,12 @@ def item_leaves(doc, limit: int = MAX_LEAVES) -> set[str]:
         if depth >= MAX_DEPTH:
             continue
         if isinstance(value, dict):
-            stack += [(child(path, k), v, depth + 1, inside) for k, v in reversed(value.items())]
+            # outside a list's items only containers can lead to a leaf (26,000 booleans: none)
+            stack += [
+                (child(path, k), v, depth + 1, inside)
+                for k, v in reversed(value.items())
+                if inside or isinstance(v, (dict, list))
+            ]
         elif isinstance(value, list) and any(isinstance(x, dict) for x in value):
             items = [x for x in value if isinstance(x, dict)][:MAX_ITEMS]
             stack += [(child(path, ITEM), item, depth + 1, True) for item in reversed(items)]

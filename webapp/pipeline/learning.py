@@ -124,9 +124,10 @@ def _errors(store, tool: str) -> dict:
 def _join_services(store, conn, tool: str, paths: dict, errors: dict) -> None:
     """Note a tool's services; queue their other tools when it taught them.
 
-    The services are the hosts its calls went to. Each tool of a service judges its error answers by what every tool's earlier ones carried
-    where its own are too few (webapp/pipeline/history.py): when this tool's earlier error
-    answers changed, the others' newest calls are judged again."""
+    The services are the hosts its calls went to. Each tool of a service judges its error answers
+    by what every tool's earlier ones carried where its own are too few
+    (webapp/pipeline/history.py): when this tool's earlier error answers changed, the others'
+    newest calls are judged again."""
     hosts = sorted({path for counts in paths.values() for side, path in counts if side == "host"})
     for host in hosts:
         store.add_service_tool_in(conn, host, tool)

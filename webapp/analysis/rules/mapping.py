@@ -248,7 +248,7 @@ def mapping_findings(pairing: Pairing, contract, bad_request_paths: set) -> list
     ]
     seen = Seen(pairing.http_method, added, pairing.http_body, contract)
     for path, value in remaining(pairing.leftovers, 0):
-        if path in consumed or _starred(path) in consumed:
+        if consumed and (path in consumed or _starred(path) in consumed):
             out.append(_consumed(path, value, contract))
         elif path in pairing.kept and not said_to_travel(path, seen):
             text = f"{name(path)} dropped: not in the request; {KEPT}"
