@@ -18,7 +18,7 @@ from ..inference.error_fields import SIDE as ERROR_SIDE
 from ..inference.error_fields import error_presence
 from ..inference.evidence import merge
 from ..inference.item_keys import item_counts
-from ..inference.leaves import item_leaves
+from ..inference.leaves import item_leaves, item_values, item_views
 from ..inference.segments import segment_texts
 from ..inference.way_back import way_back_presence
 from ..store.mappings import AWAITING, LEARNT, MAX_PAIRS_PER_TOOL, RETURNING, UNLEARNT
@@ -189,7 +189,17 @@ def _counted(state: _State, calls: dict, read: tuple) -> tuple:
                 per_call[key] = _observed(
                     arguments, request, known, presence, newest, paired.get(key)
                 )
-                # the leaves of lists' items are counted, not paired
+                # the leaves of lists' items, paired item by item
+                views = item_views(
+                    item_values(snaps["arguments"]["payload"]),
+                    external_leaves(item_values(document)),
+                )
+                for items, sent_items in views:
+                    merge(
+                        per_call[key],
+                        _observed(items, sent_items, known, presence, newest, None),
+                    )
+                # the leaves of lists' items are counted under their starred paths too
                 listed = item_leaves(snaps["arguments"]["payload"])
                 sent = set(external_leaves(dict.fromkeys(item_leaves(document))))
                 paths[key].update(
