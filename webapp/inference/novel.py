@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from ..common.pointers import child
 from .constants import learnt_constants
+from .consumed import constant_calls
 from .epochs import established, several
 from .error_fields import envelope
 from .leaves import ITEM, in_a_list, starred
@@ -61,6 +62,9 @@ def earlier_fields(presence: dict, releases, evidence: dict | None = None) -> Ea
     ]
     if max(counts, default=0) < MIN_EARLIER_CALLS:
         return None
+    # paired only with a field that held one value whatever the argument: never sent there
+    # (consumed.py), so it never travelled
+    constant = {a for (a, _), c in (evidence or {}).items() if constant_calls(established(c))}
     return Earlier(
         frozenset(p for side, p in held if side == "request"),
         frozenset(p for side, p in held if side == "arguments"),
@@ -70,6 +74,7 @@ def earlier_fields(presence: dict, releases, evidence: dict | None = None) -> Ea
             if side == "arguments"
             and established(c).get("calls", 0) >= MIN_TRAVELLED
             and not established(c).get("dropped", 0)
+            and path not in constant
         ),
         envelope(presence, established),
         learnt_places(evidence, presence, releases) if evidence else (),
