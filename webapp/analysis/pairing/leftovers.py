@@ -19,8 +19,10 @@ JOINERS = (",", ", ", ";", "; ", "|", " ", "\n")
 MIN_JOINED = 3
 # the most items a list joined into one text is looked for with
 MAX_JOINED_ITEMS = 50
-# longer texts are looked for only as exact joins
+# longer texts, or texts beside more free texts than this, are looked for only as exact joins (a
+# big request's thousands of texts are not split and normalised for a few lists)
 MAX_LOOSE_TEXT = 2000
+MAX_LOOSE_TEXTS = 2000
 _PLAIN = {str, int, bool, type(None)}
 
 
@@ -398,7 +400,7 @@ class _Joins:
     def joining(self, items: list[str]) -> set[str]:
         """Return the texts that join `items` with one of JOINERS."""
         exact = {text for text in {sep.join(items) for sep in JOINERS} if text in self.texts}
-        if exact or len(items) < 2:
+        if exact or len(items) < 2 or len(self.texts) > MAX_LOOSE_TEXTS:
             return exact
         found = set()
         for sep in JOINERS:
