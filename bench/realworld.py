@@ -3,12 +3,13 @@
 How quiet tracediff is on their correct calls and how well it finds planted bugs.
 
     python bench/realworld.py [--per-tool N] [--per-bug N] [--seed S] [--quick] [--verbose]
-                              [--part tuned|held-out|unseen|unseen-2] [--write]
+                              [--part tuned|held-out|unseen|unseen-2|unseen-3]
+                              [--write]
 
 The corpus (tests/realworld/) rebuilds tools of public projects exactly as their code builds
 requests, reads the vendors' answers (their own error bodies) and hands results back. Two figures,
-for the tuned projects, the held-out ones and the two unseen parts (rebuilt after the tuning, the
-second after the first was fixed for) apart (issue 32, item 6):
+for the tuned projects, the held-out ones and the three unseen parts (rebuilt after the tuning, the
+second after the first was fixed for, the third while the second was) apart (issue 32, item 6):
 (a) one call at a time, each against its tool's published definition, as `tracediff check` runs it;
 (b) with history: every call posted to a real `tracediff serve` (its own SQLite file), the tools
     list imported first, the analyser left to catch up, findings read back from the API.
@@ -46,6 +47,9 @@ UNSEEN_FIGURES = (
 )
 UNSEEN2_FIGURES = (
     "<!-- realworld unseen-2 figures: written by bench/realworld.py --part unseen-2 --write -->"
+)
+UNSEEN3_FIGURES = (
+    "<!-- realworld unseen-3 figures: written by bench/realworld.py --part unseen-3 --write -->"
 )
 # events a request, as a shipper batches them
 BATCH = 400
@@ -270,9 +274,10 @@ PARTS = (
     ("held out", realworld.HELD_OUT),
     ("unseen", realworld.UNSEEN),
     ("unseen 2", realworld.UNSEEN2),
+    ("unseen 3", realworld.UNSEEN3),
 )
 # the parts generated apart, in this order: the corpus, then each unseen part
-GENERATED_APART = (realworld.UNSEEN, realworld.UNSEEN2)
+GENERATED_APART = (realworld.UNSEEN, realworld.UNSEEN2, realworld.UNSEEN3)
 
 
 def traffic(seed: int, per_tool: int, per_bug: int, tools) -> list:
@@ -359,7 +364,7 @@ def main() -> None:
     parser.add_argument("--verbose", action="store_true", help="print the missed bugs")
     parser.add_argument(
         "--part",
-        choices=["tuned", "held-out", "unseen", "unseen-2"],
+        choices=["tuned", "held-out", "unseen", "unseen-2", "unseen-3"],
         help="only the tools of one part",
     )
     parser.add_argument(
@@ -390,9 +395,14 @@ def main() -> None:
 
 def write(opts, text: str) -> None:
     """Write the figures into docs/quality.md: all parts, or an unseen part's block."""
-    markers = {None: FIGURES, "unseen": UNSEEN_FIGURES, "unseen-2": UNSEEN2_FIGURES}
+    markers = {
+        None: FIGURES,
+        "unseen": UNSEEN_FIGURES,
+        "unseen-2": UNSEEN2_FIGURES,
+        "unseen-3": UNSEEN3_FIGURES,
+    }
     if opts.part not in markers:
-        raise SystemExit("--write takes all the parts, --part unseen or --part unseen-2")
+        raise SystemExit("--write takes all the parts or --part unseen, unseen-2 or unseen-3")
     marker = markers[opts.part]
     command = (
         f"python bench/realworld.py --per-tool {opts.per_tool} --per-bug {opts.per_bug} --seed "

@@ -5,6 +5,8 @@ the list, and only a request schema, a declared transform or the tool's history 
 number lowered to the maximum its contract states is that contract kept. What a single call does
 decide stays loud: a list joined wrong, a value changed past any stated bound."""
 
+from urllib.parse import quote
+
 import pytest
 
 from webapp.analysis import analyze_call
@@ -311,3 +313,84 @@ def test_a_time_without_an_offset_sent_in_a_zone_is_info_that_says_what_would_se
 )
 def test_a_date_written_another_way_or_an_instant_moved_stays_loud(value, sent):
     assert loud(call({"timeMin": value, "q": "x"}, {"timeMin": sent, "q": "x"}))
+
+
+# --- an id written another way, a name looked up (issue 32, item 2) -------------------------------
+
+SENTRY_NOTE = "https://sentry.io/api/0/organizations/acme/issues/{}/notes/"
+
+
+@pytest.mark.parametrize("given, sent", [("ios-7", "IOS-7"), ("payments-2b1", "PAYMENTS-2B1")])
+def test_an_id_upper_cased_into_a_url_segment_is_info_that_says_what_would_settle_it(given, sent):
+    # Sentry's layer upper-cases a short issue id; a slip would look the same in one call
+    arguments = {"organizationSlug": "acme", "issueId": given, "text": "Seen on Safari"}
+    result = call(arguments, {"text": "Seen on Safari"}, url=SENTRY_NOTE.format(sent))
+    [found] = [f for f in result["findings"] if f["kind"] == "enum_changed"]
+    assert (found["severity"], found["left"]["path"]) == ("info", "/issueId")
+    assert "the tool's history or a contract would tell a normalisation" in found["message"]
+    assert not loud(result)
+
+
+def test_an_id_whose_separator_changed_on_its_way_to_a_query_is_info():
+    # a node id copied from a URL (`1234-5678`) sent in the API's form (`1234:5678`)
+    result = call(
+        {"fileKey": "kX2pQ9", "nodeId": "1234-5678"},
+        None,
+        url="https://api.figma.com/v1/files/kX2pQ9/nodes?ids=1234%3A5678",
+    )
+    [found] = [f for f in result["findings"] if f["kind"] == "enum_changed"]
+    assert (found["severity"], found["right"]["path"]) == ("info", "query:/ids")
+    assert not loud(result)
+
+
+@pytest.mark.parametrize(
+    "arguments, body, schema",
+    [
+        # a word of a closed set: the enum's case changed
+        ({"cabin": "economy"}, {"cabin": "ECONOMY"}, None),
+        # an id under its own key: the names say the field is the same
+        ({"sku": "b-2"}, {"sku": "B-2"}, None),
+        # the argument's values are declared: the sent one is none of them
+        (
+            {"code": "eu-1"},
+            {"region": "EU-1"},
+            {"type": "object", "properties": {"code": {"enum": ["eu-1", "us-2"]}}},
+        ),
+    ],
+)
+def test_a_case_change_one_call_can_decide_stays_loud(arguments, body, schema):
+    contract = {"arguments_schema": schema} if schema else None
+    result = call({"title": "Crash", **arguments}, {"title": "Crash", **body}, contract)
+    assert [f["severity"] for f in result["findings"] if f["kind"] == "enum_changed"] == ["warning"]
+
+
+CALENDAR = "https://www.googleapis.com/calendar/v3/calendars/{}/events/4r1bq2?sendUpdates=all"
+
+
+@pytest.mark.parametrize(
+    "given, sent",
+    [
+        ("Team Offsite", "c_8f2k1m9q0r4t6v3b5n7p2s1d9g@group.calendar.google.com"),
+        ("holidays in germany", "en.german#holiday@group.v.calendar.google.com"),
+        ("on-call", "c_1a2b3c4d5e6f7g8h9i0j@group.calendar.google.com"),
+    ],
+)
+def test_a_name_given_for_an_id_and_sent_as_one_is_a_look_up(given, sent):
+    # googleapis' layer looks a calendar's name up in the account's list and sends its id
+    url = CALENDAR.format(quote(sent, safe=""))
+    result = call({"calendarId": given, "eventId": "4r1bq2"}, None, url=url)
+    [found] = [f for f in result["findings"] if f["left"] and f["left"]["path"] == "/calendarId"]
+    assert (found["kind"], found["severity"], found["right"]["path"]) == (
+        "value_changed",
+        "info",
+        "path:/3",
+    )
+    assert "calendarId names an id and was given a name" in found["message"]
+    assert not loud(result)
+
+
+def test_an_id_given_for_an_id_and_sent_as_another_stays_loud():
+    url = CALENDAR.format(quote("c_1a2b3c4d5e6f7g8h9i0j@group.calendar.google.com", safe=""))
+    result = call({"calendarId": "ana.okafor@acme.io", "eventId": "4r1bq2"}, None, url=url)
+    [found] = [f for f in result["findings"] if f["left"] and f["left"]["path"] == "/calendarId"]
+    assert (found["kind"], found["severity"]) == ("value_changed", "warning")

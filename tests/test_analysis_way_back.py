@@ -412,3 +412,60 @@ def test_a_declared_response_to_result_pair_pairs_what_the_result_renamed(result
     assert ("dropped", "/total", None) not in after and ("added", None, at) not in after
     # the declared pair is checked as one: 1 handed back as true is the change it names
     assert ("type_changed", "/total", at) in after
+
+
+# --- a word written another way on the way back (issue 32, item 2) --------------------------------
+
+CONVERSATIONS = {
+    "conversations": [
+        {"id": "2227", "state": "closed", "read": True},
+        {"id": "2228", "state": "snoozed", "read": False},
+    ]
+}
+
+
+def handed(*statuses) -> dict:
+    return {
+        "result": [
+            {"ticket_id": c["id"], "status": s}
+            for c, s in zip(CONVERSATIONS["conversations"], statuses)
+        ]
+    }
+
+
+def test_a_state_handed_over_in_the_layers_own_word_under_another_name_is_info():
+    # Intercom's states as a layer writes them: `closed` -> `resolved`, `snoozed` -> `pending`
+    analysis = analyse(CONVERSATIONS, 200, mcp(None, handed("resolved", "pending")))
+    words = [f for f in analysis["findings"] if f["kind"] == "value_changed"]
+    assert [(f["left_value"], f["right_value"], f["severity"]) for f in words] == [
+        ("closed", "resolved", "info"),
+        ("snoozed", "pending", "info"),
+    ]
+    assert all("the tool's history or a contract would tell" in f["message"] for f in words)
+    assert loud(analysis) == []
+
+
+@pytest.mark.parametrize(
+    "response, result",
+    [
+        # a word and its opposite: a state flipped
+        (
+            {"invoices": [{"id": "in_1", "state": "unpaid"}]},
+            {"result": [{"invoice": "in_1", "status": "paid"}]},
+        ),
+        # the same name: the field is the same, and its word changed
+        (
+            {"tickets": [{"id": "t1", "status": "open"}]},
+            {"result": [{"ticket_id": "t1", "status": "closed"}]},
+        ),
+        # no word: a number, an id
+        (
+            {"rooms": [{"id": "r2", "floor": 3}]},
+            {"result": [{"room": "r9", "level": 3}]},
+        ),
+    ],
+)
+def test_a_change_on_the_way_back_one_call_can_decide_stays_loud(response, result):
+    assert [kind for kind, _, _ in loud(analyse(response, 200, mcp(None, result)))] == [
+        "value_changed"
+    ]

@@ -6,6 +6,7 @@ body (real URLs of real APIs)."""
 import pytest
 
 from webapp.analysis import analyze_call
+from webapp.analysis.values.names import names_segment
 from webapp.analysis.wire.locations import (
     external,
     internal,
@@ -649,3 +650,48 @@ def test_a_query_string_no_argument_reaches_is_added_field_by_field_not_as_a_who
     )
     added = sorted(f["right"]["path"] for f in result["findings"] if f["kind"] == "added")
     assert added == ["query:/archived", "query:/x"] and loud(result) == []
+
+
+# --- a URL segment named by the collection before it ----------------------------------------------
+
+
+def test_an_argument_pairs_with_the_segment_after_the_collection_its_name_names():
+    # `/calendars/{calendarId}`: the calendar's name was looked up into its id, so no value ties
+    # them, and `sendUpdates` is the only other text left
+    args = {"calendarId": "Team Offsite", "eventId": "4r1bq2", "sendUpdates": "all"}
+    url = (
+        "https://www.googleapis.com/calendar/v3/calendars/c_8f2k1m9q%40group.calendar.google.com"
+        "/events/4r1bq2?sendUpdates=all"
+    )
+    result = call(args, url, method="DELETE")
+    assert {("/calendarId", "path:/3"), ("/eventId", "path:/5")} <= pairs(result)
+    # without the other argument it is no `dropped` either
+    del args["sendUpdates"]
+    assert ("/calendarId", "path:/3") in pairs(call(args, url, method="DELETE"))
+
+
+@pytest.mark.parametrize(
+    "key, collection, named",
+    [
+        ("calendarId", "calendars", True),
+        ("organizationSlug", "organizations", True),
+        ("issue_id", "issues", True),
+        ("fileKey", "files", True),
+        ("calendarId", "events", False),
+        ("id", "items", False),
+        ("repo", "repos", False),
+    ],
+)
+def test_which_keys_name_the_segment_after_a_collection(key, collection, named):
+    assert names_segment(key, collection) is named
+
+
+@pytest.mark.parametrize("owner", ["acme", "web"])
+def test_a_key_that_says_no_handle_names_no_segment(owner):
+    # GitHub's `/repos/{owner}/{repo}`: the segment after `repos` is the owner's, even where the
+    # owner and the repository share a name
+    args = {"owner": owner, "repo": "web", "title": "Crash on save"}
+    url = f"https://api.github.com/repos/{owner}/api7/issues"
+    result = call(args, url, {"title": "Crash on save"})
+    assert {("/owner", "path:/1"), ("/repo", "path:/2")} <= pairs(result)
+    assert [f["left"]["path"] for f in loud(result)] == ["/repo"]

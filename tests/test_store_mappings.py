@@ -36,7 +36,10 @@ def counted(store) -> dict:
 
 def test_evidence_is_counted_once_per_call_and_marks_the_calls_learnt_from(store):
     load(store, traffic(5))
-    assert counted(store) == {"both": 5, "equal": 5, "kept": 5}
+    first = counted(store)
+    # (and the calls in which no other argument shared the field: at most every call)
+    assert {k: n for k, n in first.items() if k != "alone"} == {"both": 5, "equal": 5, "kept": 5}
+    assert first.get("alone", 0) <= 5
     assert (
         store.unobserved(
             [(t, "call_01") for (t,) in store.db.execute("SELECT trace_id FROM traces")]
@@ -46,7 +49,7 @@ def test_evidence_is_counted_once_per_call_and_marks_the_calls_learnt_from(store
     store.invalidate_tool(TOOL)
     # re-analysing a call does not count it again
     pipeline.catch_up(store)
-    assert counted(store) == {"both": 5, "equal": 5, "kept": 5}
+    assert counted(store) == first
 
 
 def test_after_enough_calls_a_renaming_tool_is_quiet_and_its_earlier_calls_are_reanalysed(store):

@@ -11,7 +11,9 @@ is never looked at while tuning the analysis; `TUNED` is the rest (issue 32, ite
 (projects `UNSEEN`) were rebuilt after the analysis was tuned, to measure it on layers it never
 met: they are neither tuned on nor part of `TOOLS`, so adding them leaves its traffic as it was.
 `UNSEEN2_TOOLS` (projects `UNSEEN2`) are a second such part, rebuilt after the first unseen part's
-fixes and generated apart from both, so neither of the other parts' traffic moves.
+fixes and generated apart from both, so neither of the other parts' traffic moves. `UNSEEN3_TOOLS`
+(projects `UNSEEN3`) are a third, rebuilt while the second was being fixed for, measured before any
+change made for them and generated apart from all three.
 """
 
 import random
@@ -29,8 +31,10 @@ from . import (
     hubspot,
     intercom,
     linear,
+    monday,
     notion,
     pagerduty,
+    paypal,
     sentry,
     shopify,
     slack,
@@ -39,6 +43,7 @@ from . import (
     supabase,
     telegram,
     todoist,
+    twilio,
     zendesk,
 )
 from .model import Bug, Tool, copied
@@ -70,8 +75,12 @@ UNSEEN = tuple(sorted({tool.project for tool in UNSEEN_TOOLS}))
 UNSEEN2_MODULES: list = [figma, google_calendar, sentry, intercom, square, zendesk]
 UNSEEN2_TOOLS: list[Tool] = [tool for module in UNSEEN2_MODULES for tool in module.TOOLS]
 UNSEEN2 = tuple(sorted({tool.project for tool in UNSEEN2_TOOLS}))
+# Rebuilt while the second unseen part was fixed for, and measured before any change made for them.
+UNSEEN3_MODULES: list = [monday, paypal, twilio]
+UNSEEN3_TOOLS: list[Tool] = [tool for module in UNSEEN3_MODULES for tool in module.TOOLS]
+UNSEEN3 = tuple(sorted({tool.project for tool in UNSEEN3_TOOLS}))
 # every part's tools, the corpus' first
-ALL_TOOLS: list[Tool] = TOOLS + UNSEEN_TOOLS + UNSEEN2_TOOLS
+ALL_TOOLS: list[Tool] = TOOLS + UNSEEN_TOOLS + UNSEEN2_TOOLS + UNSEEN3_TOOLS
 # correct calls the vendor answers with an error
 ERROR_SHARE = 0.12
 

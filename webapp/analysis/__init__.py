@@ -35,6 +35,7 @@ from .findings.kinds import (
 from .pairing.plucks import each_field
 from .pairing.walk import pair_by_id
 from .rules.response_checks import error_body, error_schema_for, is_the_envelope
+from .rules.result_checks import WORD_MAPPED
 from .schemas.validation import is_valid, metaschema_problems, validate
 from .snapshots.documents import json_error, status_code
 from .values import learnt
@@ -79,6 +80,8 @@ __all__ = [
     "rank",
     "sort_findings",
     "worst",
+    # the way back: a word one call leaves undecided, which history judges
+    "WORD_MAPPED",
     # snapshots and schemas
     "error_body",
     "error_schema_for",

@@ -14,6 +14,7 @@ from .budget import OutOfTime, limited
 from .findings.fold import fold
 from .findings.kinds import end, finding, sort_findings, worst
 from .pairing.walk import Pairing
+from .rules.kept import kept_arguments
 from .rules.mapping import mapping_findings, pair_arguments
 from .rules.response_checks import Echo, echo_pairs, error_body, error_schema_for, status_findings
 from .rules.result_checks import result_findings
@@ -24,6 +25,7 @@ from .values.transforms import transform_of
 from .wire.located import located_result
 from .wire.locations import Request, body_part, quiet_roots, read_request
 from .wire.parameters import template_of
+from .wire.request import segments, url_path
 
 # validated by their own schema and aligned; the result has rules of its own
 STAGES = CORE
@@ -85,7 +87,7 @@ def analyze_call(
             name, schema = _result_schema(contract, reading, snapshots.get("response") is not None)
             if name is not None:
                 validation["result"] = _result_validation(reading, name, schema)
-            comparison = _comparisons(docs, contract, status, validation, findings, wire)
+            comparison = _comparisons(docs, contract, status, validation, findings, wire, reading)
             comparison.returned = _way_back(docs["response"], status, reading, contract, findings)
             result = _result(docs, comparison, validation, sort_findings(findings), sparse)
             return located_result(result, wire, comparison.pairing.back) if wire.located else result
@@ -124,13 +126,19 @@ def _incomplete(why: str, findings, validation, judged_by: tuple, sparse: bool) 
     return result
 
 
-def _comparisons(docs, contract, status, validation, out: list, wire: Request) -> Comparison:
+def _comparisons(
+    docs, contract, status, validation, out: list, wire: Request, reading: Reading | None
+) -> Comparison:
     """Compare the documents, appending each finished stage's findings to `out`."""
     args, request, response = docs["arguments"], docs["request"], docs["response"]
     mapping = (contract or {}).get("mapping") or []
     if args is not None and request is not None:
         bad = {e["path"] for e in validation["request"]["errors"]}
-        pairing = pair_arguments(args, request, mapping, contract, wire.located, wire.method)
+        kept = frozenset(kept_arguments(args, request, response, reading))
+        path = tuple(segments(url_path(wire.url))) if wire.located and wire.url else ()
+        pairing = pair_arguments(
+            args, request, mapping, contract, wire.located, wire.method, kept, path
+        )
         pairing.quiet_roots = quiet_roots(wire)
         pairing.http_body = wire.body
         out += mapping_findings(pairing, contract, bad)

@@ -11,7 +11,7 @@ release shows teaches nothing).
 """
 
 from ..analysis import learnt
-from .epochs import BOTH, PRIOR, established, plain, several
+from .epochs import ALONE, BOTH, PRIOR, established, plain, several
 from .leaves import in_a_list, starred
 
 # calls holding an argument, none of them sending it, before it is learnt consumed
@@ -48,7 +48,7 @@ def learnt_consumed(evidence: dict, presence: dict, releases=None) -> list[str]:
             agreed = sum(
                 n
                 for name, n in judged(counts).items()
-                if name not in (BOTH, PRIOR)
+                if name not in (BOTH, PRIOR, ALONE)
                 and not name.startswith(
                     (learnt.KEPT, learnt.MAPS, learnt.SEEN, learnt.FORM, learnt.NORMALISED)
                 )

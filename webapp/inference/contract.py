@@ -24,7 +24,12 @@ def declared_pairs(contract: dict | None) -> list[tuple[str, str]]:
 
 
 def with_inferred(
-    contract: dict | None, pairs, separators: dict | None = None, consumed=(), relations=None
+    contract: dict | None,
+    pairs,
+    separators: dict | None = None,
+    consumed=(),
+    relations=None,
+    alternatives=None,
 ) -> dict | None:
     """Return the contract the analysis gets.
 
@@ -34,11 +39,14 @@ def with_inferred(
     parameter; `relations` ({pair: {"relation": name[, "table"]}}, `learnt_relations`) the value
     relations it showed (webapp/analysis/values/learnt.py); `consumed` the arguments it never sent,
     added to the contract's `consumed` (and named apart in `consumed_inferred`, so a finding can
-    say it was learnt)."""
+    say it was learnt); `alternatives` ({pair: [argument, ...]}, decide.alternatives) the
+    arguments never given with a pair's own that send its request field in the calls holding them.
+    """
     contract = _with_consumed(contract, consumed)
     declared = declared_pairs(contract)
     left, right = {a for a, _ in declared}, {r for _, r in declared}
     separators, relations = separators or {}, relations or {}
+    alternatives = alternatives or {}
     extra = [
         {
             "arguments": a,
@@ -46,6 +54,7 @@ def with_inferred(
             "inferred": True,
             **({"separator": separators[(a, r)]} if (a, r) in separators else {}),
             **relations.get((a, r), {}),
+            **({"alternatives": alternatives[(a, r)]} if (a, r) in alternatives else {}),
         }
         for a, r in pairs
         if a not in left and r not in right

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from ..analysis import learnt, meaning
 from ..common.pointers import last
-from .epochs import BOTH, established, plain, several
+from .epochs import ALONE, BOTH, PRIOR, established, plain, several
 from .relations import EQUAL
 
 # calls holding both paths before a pair can be inferred
@@ -204,17 +204,72 @@ def infer(evidence: dict, rejected=(), declared=(), previous=(), releases=None) 
         and s.request not in used_right
         and _holds(s, e, (s.arguments, s.request) in previous, apart)
     ]
-    rivals = [s for s in settled if s.both >= RIVAL_MIN_CALLS and s.ratio >= RIVAL_AGREEMENT]
+    rivals = [s for s in settled if _a_rival(s)]
+    alone = _alone(pairs, apart)
     chosen = []
     for s in strong:
-        if any(
-            o.arguments != s.arguments or o.request != s.request
-            for o in rivals
-            if o.arguments == s.arguments or o.request == s.request
-        ):
+        if any(_rivals(s, o, alone) for o in rivals):
             continue
         chosen.append(s)
     return sorted(chosen, key=lambda s: (s.arguments, s.request))
+
+
+def _alone(pairs, apart: bool) -> set:
+    """Return the pairs whose argument never came with another partner of its field.
+
+    Every call counted since the pair began was alone (the calls counted before it began, and
+    before such calls were counted, tell nothing). Judged on the releases before the newest when
+    `apart`."""
+    out = set()
+    for pair, counts in pairs:
+        judged = established(counts) if apart else counts
+        since = judged.get(BOTH, 0) - judged.get(PRIOR, 0)
+        if since > 0 and judged.get(ALONE, 0) >= since:
+            out.add(pair)
+    return out
+
+
+def _rivals(s: Inferred, o: Inferred, alone: set) -> bool:
+    """Tell whether `o` is another partner of one of `s`'s fields (`s` is unclear).
+
+    Two arguments of one request field never given together are alternatives (an id, or a URL
+    holding it), each the field's partner in the calls that give it."""
+    if (o.arguments, o.request) == (s.arguments, s.request):
+        return False
+    if o.request == s.request:
+        return not {(s.arguments, s.request), (o.arguments, o.request)} <= alone
+    return o.arguments == s.arguments
+
+
+def alternatives(evidence: dict, pairs, releases=None) -> dict:
+    """Return {pair: other arguments} of inferred pairs that have alternatives.
+
+    The arguments never given with the pair's own that agree with its request field as a rival
+    would (webapp/inference/decide.py `infer`): a call holding one of them and not the pair's own
+    argument sends the field from it, and the pair's entry must not pin the field."""
+    apart = several(releases)
+    every = list(evidence.items())
+    alone = _alone(every, apart)
+    judged = established if apart else plain
+    out: dict = {}
+    for a, r in map(tuple, pairs):
+        if (a, r) not in alone:
+            continue
+        found = [
+            o
+            for (o, field), counts in every
+            if field == r
+            and o != a
+            and (o, field) in alone
+            and _a_rival(strongest((o, field), judged(counts)))
+        ]
+        if found:
+            out[(a, r)] = sorted(found)
+    return out
+
+
+def _a_rival(pair: Inferred) -> bool:
+    return pair.both >= RIVAL_MIN_CALLS and pair.ratio >= RIVAL_AGREEMENT
 
 
 def _holds(every: Inferred, earlier: Inferred, kept: bool, apart: bool) -> bool:
@@ -258,5 +313,5 @@ def candidates(evidence: dict, rejected=(), exclude=(), limit: int = 10) -> list
         for pair, counts in evidence.items()
         if pair not in rejected and pair not in exclude
     ]
-    likely = [s for s in scored if s.both >= RIVAL_MIN_CALLS and s.ratio >= RIVAL_AGREEMENT]
+    likely = [s for s in scored if _a_rival(s)]
     return sorted(likely, key=lambda s: (-s.ratio, -s.both, s.arguments))[:limit]

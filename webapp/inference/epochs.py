@@ -16,6 +16,9 @@ BOTH = "both"
 NEW = "new:"
 # calls that held both paths before the pair first agreed: counted against it
 PRIOR = "prior"
+# calls in which the pair's argument was the one argument paired with its request field: two
+# arguments never given together are alternatives (an id or a URL read into one path segment)
+ALONE = "alone"
 # releases a tool remembers having seen
 MAX_RELEASES = 50
 
@@ -103,7 +106,7 @@ def established(counts: dict) -> dict:
 
 def plain(counts: dict) -> dict:
     """Return every call's counts (the `new:` copies and bookkeeping left out)."""
-    return {k: n for k, n in counts.items() if not k.startswith(NEW) and k != PRIOR}
+    return {k: n for k, n in counts.items() if not k.startswith(NEW) and k not in (PRIOR, ALONE)}
 
 
 def prior_for(presence: dict, a: str, r: str) -> dict:

@@ -7,7 +7,7 @@ that agreed at least once take space.
 """
 
 from ..analysis import learnt
-from .epochs import BOTH, prior_for, tagged
+from .epochs import ALONE, BOTH, prior_for, tagged
 from .relations import EQUAL, item_texts, keys, relation
 
 # new candidate pairs one call may start (many equal small values)
@@ -78,7 +78,21 @@ def observe(
             )
             if presence:
                 merge_counts(delta[pair], prior_for(presence, *pair))
+    _count_alone(delta, newest)
     return delta
+
+
+def _count_alone(delta: dict, newest: bool) -> None:
+    """Count, in place, the pairs that were their field's one partner this call.
+
+    Every pair counted holds both its paths in the call, so two of one request field mean their
+    arguments came together. Two arguments each always alone are alternatives, not rivals."""
+    partners: dict = {}
+    for a, r in delta:
+        partners.setdefault(r, []).append(a)
+    for r, found in partners.items():
+        if len(found) == 1:
+            merge_counts(delta[(found[0], r)], tagged({ALONE: 1}, newest))
 
 
 def _with_kept(counts: dict, a, b, found: str | None = None) -> dict:

@@ -4,15 +4,15 @@ A value of the answer handed over in the layer's own words (a state `closed` giv
 `resolved`, `snoozed` as `pending`), the same way every call.
 
 One call cannot tell a word mapped on purpose from a value changed by mistake
-(rules/result_checks.py keeps it a warning). The tool's calls can: each counts, per place (the
-answer's field and the result's, list indexes written `*`), the input and the output it showed,
-both digested. Once inputs repeat, each with one output, the place's table is the layer's: a
-call that writes what the table gives is info; another output for a known input stays loud.
+(rules/result_checks.py makes it info, and says so). The tool's calls can: each counts, per place
+(the answer's field and the result's, list indexes written `*`), the input and the output it
+showed, both digested. Once inputs repeat, each with one output, the place's table is the layer's: a
+call that writes what the table gives is info; another output for a known input is a warning.
 Judged on the releases before the newest once there are several: what only the newest release
 shows teaches nothing.
 """
 
-from ..analysis import learnt
+from ..analysis import WORD_MAPPED, learnt
 from .epochs import established, plain, several, tagged
 from .leaves import starred
 
@@ -96,18 +96,25 @@ def _entries(counts: dict) -> int:
     return sum(1 for key in counts if key.startswith(learnt.MAPS))
 
 
-def judge_way_back(findings: list[dict], tables: dict) -> list[dict]:
-    """Lower to info each word changed on the way back as the place's table gives it.
+def judge_way_back(findings: list[dict], tables: dict) -> tuple[list[dict], list[dict]]:
+    """Judge each word changed on the way back by its place's table.
 
-    Return those lowered."""
-    lowered = []
+    Lower to info a word the table gives; raise to a warning a word one call left undecided
+    (rules/result_checks.py `word_mapped`) where the table gives its input another word. Return
+    (those lowered, those raised)."""
+    lowered, raised = [], []
     for f in findings:
-        if f["severity"] != "warning" or not tables:
+        if not tables or f["severity"] == "error":
             continue
         for answer_path, result_path, a, b in way_back_changes([f]):
             table = tables.get(place(answer_path, result_path))
-            if table and learnt.looked_up(table, a, b):
+            verdict = learnt.looked_up(table, a, b) if table else None
+            if verdict and f["severity"] == "warning":
                 f["severity"] = "info"
                 f["message"] += "; written as the tool's earlier calls wrote it"
                 lowered.append(f)
-    return lowered
+            elif verdict is False and f["severity"] == "info" and WORD_MAPPED in f["message"]:
+                f["severity"] = "warning"
+                f["message"] += "; the tool's earlier calls wrote another word for it"
+                raised.append(f)
+    return lowered, raised

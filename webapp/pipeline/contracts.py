@@ -17,6 +17,7 @@ from ..contracts import (
     refuse_unprintable_names,
 )
 from ..inference.contract import learnt_relations, learnt_separators, with_inferred
+from ..inference.decide import alternatives
 from ..problems.grouping import contract_digest
 
 
@@ -29,9 +30,11 @@ def analysis_contract(store, name: str | None) -> dict | None:
     pairs = store.inferred_pairs(name)
     evidence = store.evidence(name) if pairs else {}
     separators = learnt_separators(evidence, pairs) if pairs else None
-    relations = learnt_relations(evidence, pairs, store.release_state(name)) if pairs else None
+    releases = store.release_state(name) if pairs else None
+    relations = learnt_relations(evidence, pairs, releases) if pairs else None
+    others = alternatives(evidence, pairs, releases) if pairs else None
     return with_inferred(
-        store.get_tool(name), pairs, separators, store.consumed_arguments(name), relations
+        store.get_tool(name), pairs, separators, store.consumed_arguments(name), relations, others
     )
 
 

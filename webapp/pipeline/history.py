@@ -39,8 +39,8 @@ def judged_by_history(analysis: dict, call: dict, history: tuple) -> dict:
     summary and worst severity right."""
     findings = analysis.get("findings") or []
     newest, earlier, template, words = history
-    lowered = judge_way_back(findings, words)
-    raised = flag_new_fields(findings, release_of(call), newest, earlier, analysis.get("places"))
+    lowered, raised = judge_way_back(findings, words)
+    raised += flag_new_fields(findings, release_of(call), newest, earlier, analysis.get("places"))
     lost = _errors_lost(findings, call, newest, earlier)
     before = len(findings)
     raised += _sent_elsewhere(findings, call, newest, earlier, template)

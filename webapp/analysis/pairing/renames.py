@@ -2,11 +2,16 @@
 
 Same meaning by name first, then one assignment for the rest."""
 
+from collections import Counter
+
 from ...common.pointers import last, parent, resolve
 from ..values.classify import classify
-from ..values.names import same_name
+from ..values.names import names_segment, same_name
 from ..wire.locations import QUIET_ROOTS, TEXT_ROOTS, in_text
 from .assignment import Assignment, Node, eliminate
+
+# the URL path's segments, by index
+_PATH = "/path:/"
 
 # leftover nodes per side beyond which only the cheap passes run
 MAX_ASSIGNED = 20_000
@@ -63,8 +68,38 @@ def pair_lists(leftovers, describe=None) -> None:
 def pair_scalars(leftovers, describe=None) -> None:
     """Pair the leftover scalars as one assignment.
 
-    Then the last of each type by elimination."""
+    A URL segment its argument's name names first, then the last of each type by elimination."""
+    if leftovers.p.segments:
+        pair_segments(leftovers)
     _assign(leftovers, _is_scalar, describe)
+
+
+def pair_segments(leftovers) -> None:
+    """Pair an argument with the URL segment its name says holds it.
+
+    The one after its collection's (`calendarId` -> `/calendars/{here}`), when one free argument
+    and one free segment match only each other. After equal values: `/repos/{owner}/{repo}`'s
+    `repo` names the segment after `repos`, which the owner's value fills."""
+    path = leftovers.p.segments
+    rights = [
+        (rp, rv)
+        for rp, rv in leftovers.nodes(1, scalars_only=True)
+        if rp.startswith(_PATH) and last(rp).isdigit() and 0 < int(last(rp)) <= len(path)
+    ]
+    lefts = [(lp, lv) for lp, lv in leftovers.nodes(0, scalars_only=True) if lp] if rights else []
+    if not lefts or len(lefts) * len(rights) > 2500:
+        return
+    matches = [
+        (lp, lv, rp, rv)
+        for rp, rv in rights
+        for lp, lv in lefts
+        if names_segment(last(lp), path[int(last(rp)) - 1])
+    ]
+    lefts_hit = Counter(m[0] for m in matches)
+    rights_hit = Counter(m[2] for m in matches)
+    for lp, lv, rp, rv in matches:
+        if lefts_hit[lp] == 1 and rights_hit[rp] == 1:
+            leftovers.pair(lp, lv, rp, rv, "name")
 
 
 def _assign(leftovers, wanted, describe, members_only=False) -> None:

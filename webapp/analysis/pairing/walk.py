@@ -53,6 +53,8 @@ class Pairing:
         self.relations: dict[str, str] = {}
         # left path -> {input digest: output digest} of a relation `looked up`
         self.tables: dict[str, dict] = {}
+        # left path -> the arguments never given with it that send its (inferred) entry's field
+        self.alternatives: dict[str, list] = {}
         # left paths paired among equal values that repeat
         self.ambiguous: set[str] = set()
         # mapped paths whose counterpart is missing: pair no further
@@ -72,6 +74,10 @@ class Pairing:
         # the request's HTTP method (GET, POST...) when logged, and the body it sent (None: none)
         self.http_method: str | None = None
         self.http_body = None
+        # argument paths the layer kept for itself (rules/kept.py): never on the wire
+        self.kept: frozenset = frozenset()
+        # the URL path's segments, literal ones included (`calendars`), when logged
+        self.segments: tuple = ()
 
     def declare(self, entries) -> None:
         """Pair the declared entries whose both ends exist.
@@ -83,10 +89,11 @@ class Pairing:
             # One end missing: the mapping says where that field goes, so it pairs with nothing else
             # (an argument whose declared counterpart is absent is dropped, not renamed to a
             # lookalike).
-            if (lv is MISSING) != (rv is MISSING):
-                (self.pinned_right if lv is MISSING else self.pinned_left).add(
-                    rp if lv is MISSING else lp
-                )
+            # (an argument given instead of a missing one sends the field: it pairs as it comes)
+            if lv is not MISSING and rv is MISSING:
+                self.pinned_left.add(lp)
+            elif lv is MISSING and rv is not MISSING and not self._alternative_given(lp):
+                self.pinned_right.add(rp)
             if (
                 lv is not MISSING
                 and rv is not MISSING
@@ -98,6 +105,13 @@ class Pairing:
                 found.append((lp, lv, rp, rv, how[0] if how else "declared"))
         for lp, lv, rp, rv, how in found:
             self.walk(lp, lv, rp, rv, how)
+
+    def _alternative_given(self, lp: str) -> bool:
+        """Tell whether the left document holds an argument given instead of `lp`."""
+        return any(
+            isinstance(other, str) and resolve(self.left, other) is not MISSING
+            for other in self.alternatives.get(lp, ())
+        )
 
     def walk(self, lp, lv, rp, rv, how, depth=0, differs=False) -> None:
         """Pair two nodes and, unless equal, pair their children.

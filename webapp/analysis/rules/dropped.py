@@ -126,7 +126,7 @@ def absent_argument(path: str, value, contract: dict, seen: Seen) -> dict:
     elif is_empty(value):
         severity, why = "info", " (empty value)"
     else:
-        travels = _said_to_travel(path, seen) or _shown_lost(value, seen)
+        travels = said_to_travel(path, seen) or _shown_lost(value, seen)
         severity, why = ("warning", f" ({travels})") if travels else ("info", f"; {SETTLES}")
     return finding(
         "dropped",
@@ -139,7 +139,7 @@ def absent_argument(path: str, value, contract: dict, seen: Seen) -> dict:
     )
 
 
-def _said_to_travel(path: str, seen: Seen) -> str | None:
+def said_to_travel(path: str, seen: Seen) -> str | None:
     """Say why the contract expects an argument on the wire, or None.
 
     Its mapping, its request schema."""

@@ -18,10 +18,11 @@ from ..wire.request import is_graphql
 from ..wire.values import wire_reading
 from .arrays import fold_arrays, plain
 from .conversions import unconverted
-from .dropped import Seen, absent_argument, route_selectors
+from .dropped import Seen, absent_argument, route_selectors, said_to_travel
 from .expected import describer, explain
 from .held_whole import READ_OUT, held_whole, read_out
 from .held_whole import SETTLES as HELD_WHOLE
+from .kept import KEPT
 from .learnt import learnt_change, learnt_departures
 from .outside_body import pair_wire, quiet_added, wire_change
 from .undecided import (
@@ -30,6 +31,7 @@ from .undecided import (
     clamped,
     dated,
     looked_up,
+    normalised_id,
     plucked_join,
     reshaped,
     timed,
@@ -45,13 +47,23 @@ def name(path: str) -> str:
 
 
 def pair_arguments(
-    arguments, request, mapping, contract=None, located: bool = False, http_method=None
+    arguments,
+    request,
+    mapping,
+    contract=None,
+    located: bool = False,
+    http_method=None,
+    kept: frozenset = frozenset(),
+    segments: tuple = (),
 ) -> Pairing:
     """Pair every argument with its counterpart in the request.
 
     Its body, and its URL and headers under the location keys of `locations` when `located`. An
-    operation selector the HTTP method carries out (rules/dropped.py) pairs with nothing."""
+    operation selector the HTTP method carries out (rules/dropped.py) and an argument the layer
+    kept for itself (`kept`, rules/kept.py) pair with nothing. `segments` are the URL path's, the
+    literal ones included (`calendars`), which name the segment after them."""
     pairing = Pairing(arguments, request)
+    pairing.kept, pairing.segments = kept, segments
     pairing.located = located
     pairing.http_method = http_method
     entries = []
@@ -78,10 +90,12 @@ def pair_arguments(
                 pairing.relations[m["arguments"]] = m["relation"]
                 if isinstance(m.get("table"), dict):
                     pairing.tables[m["arguments"]] = m["table"]
+                if isinstance(m.get("alternatives"), list):
+                    pairing.alternatives[m["arguments"]] = m["alternatives"]
     pairing.declare(declare_plucks(pairing, entries))
     # never on the wire: pair them with nothing
-    pairing.pinned_left |= consumed_paths(contract) | route_selectors(
-        arguments, contract, http_method
+    pairing.pinned_left |= (
+        consumed_paths(contract) | route_selectors(arguments, contract, http_method) | kept
     )
     wrapper = _wrapper(arguments, body_part(request) if located else request)
     if wrapper is None:
@@ -189,11 +203,13 @@ def mapping_findings(pairing: Pairing, contract, bad_request_paths: set) -> list
     ]
     seen = Seen(pairing.http_method, added, pairing.http_body, contract)
     for path, value in remaining(pairing.leftovers, 0):
-        out.append(
-            _consumed(path, value, contract)
-            if path in consumed or _starred(path) in consumed
-            else absent_argument(path, value, contract, seen)
-        )
+        if path in consumed or _starred(path) in consumed:
+            out.append(_consumed(path, value, contract))
+        elif path in pairing.kept and not said_to_travel(path, seen):
+            text = f"{name(path)} dropped: not in the request; {KEPT}"
+            out.append(finding("dropped", "info", end("arguments", path), None, value, None, text))
+        else:
+            out.append(absent_argument(path, value, contract, seen))
     out += [_added(path, value, contract.get("request_schema")) for path, value in added]
     out = fold_arrays(
         out,
@@ -295,6 +311,8 @@ def _undecided(pairing, contract, pair: tuple, kind: str, lv, sent: tuple) -> st
         return READ_OUT
     if kind == "format_changed" and isinstance(lv, str) and isinstance(read, str):
         return LOCAL_TIME if same_local_time(lv, read) else None
+    if kind == "enum_changed":
+        return normalised_id(pair, lv, read, argument_schemas(contract, lp))
     if kind not in ("value_changed", "type_changed"):
         return None
     found = looked_up(pair, lv, read) or timed(lv, read) or dated(lv, read)

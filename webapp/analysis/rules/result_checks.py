@@ -301,6 +301,9 @@ def _structured(response, reading: Reading, contract) -> tuple[Pairing, list[dic
         elif _reshaped(f, response):
             f["severity"] = "info"
             f["message"] += " (a reshaping one call cannot tell from a bug)"
+        elif word_mapped(f):
+            f["severity"] = "info"
+            f["message"] += f" ({WORD_MAPPED})"
         out.append(f)
     return pairing, out + _unconverted(pairing, reading.prefix)
 
@@ -348,6 +351,42 @@ def _reshaped(f: dict, response) -> bool:
             k != last(left["path"]) and v == after and type(v) is type(after) for k, v in siblings
         )
     return False
+
+
+WORD_MAPPED = (
+    "a word handed over as another under another name, seen in one call: the tool's history or "
+    "a contract would tell the layer's own word from a bug"
+)
+# a word of a state or a kind: letters, in parts (`closed`, `in_progress`, `on hold`)
+_WORD = re.compile(r"^[^\W\d_]+(?:[ _-][^\W\d_]+){0,3}$")
+# how a word says its opposite: `unpaid`, `inactive`, `non_billable`, `disabled`
+_NEGATIONS = ("un", "in", "im", "il", "ir", "non", "not", "dis", "de")
+
+
+def word_mapped(f: dict) -> bool:
+    """Tell whether a value changed on the way back is one word written as another.
+
+    Under another name (`state: "closed"` handed over as `status: "resolved"`): a layer writing
+    the answer in its own words, which one call cannot tell from a state changed by mistake. A
+    word and its opposite (`unpaid` -> `paid`) are a state flipped, and the same name says the
+    field is the same: both stay loud."""
+    left, right = f["left"], f["right"]
+    if f["kind"] != "value_changed" or not left or not right:
+        return False
+    before, after = f["left_value"], f["right_value"]
+    if not (isinstance(before, str) and isinstance(after, str)):
+        return False
+    if not (_WORD.match(before) and _WORD.match(after)) or len(before) + len(after) > 80:
+        return False
+    if norm_key(last(left["path"]) or "") == norm_key(last(right["path"]) or ""):
+        return False
+    return not _opposites(norm_key(before), norm_key(after))
+
+
+def _opposites(a: str, b: str) -> bool:
+    """Tell whether one word is the other negated (`unpaid`, `paid`)."""
+    short, long = sorted((a, b), key=len)
+    return any(long == prefix + short for prefix in _NEGATIONS)
 
 
 def _unconverted(pairing: Pairing, prefix: str | None) -> list[dict]:

@@ -8,7 +8,9 @@ apart: only a request schema, a declared transform or the tool's earlier calls (
 time) do. So the change is info one call at a time, and says what would settle it (issue 32, item
 2); so is a text split into a list (of texts, or of one-field objects) and a JSON text decoded into
 the object it encodes, or the other way. A number lowered to the maximum the argument's own
-contract states (`max 200` in its description, a schema `maximum`) is that contract kept.
+contract states (`max 200` in its description, a schema `maximum`) is that contract kept. An id
+written in another case or with other separators (`ios-7` -> `IOS-7`, `1234-5678` ->
+`1234:5678`) where the argument declares no values is the API's spelling as likely as a slip.
 """
 
 import math
@@ -18,7 +20,7 @@ from functools import lru_cache
 from ...common import jsontext
 from ...common.pointers import MISSING, tokens
 from ..schemas.declared import field_schemas
-from ..values.json_values import is_container, is_number, norm_key, same
+from ..values.json_values import is_container, is_number, norm_key, norm_text, same
 from ..values.learnt import NORMALISED, describe, join_of
 from ..values.readings import read_number, unix_time_of
 from ..wire.values import as_text
@@ -34,6 +36,13 @@ _JOINERS = (",", ", ", ";", "; ", "|", " ", "\n")
 _ID_WORDS = ("id", "ids", "uuid", "uuids", "gid")
 # no spaces, bounded: an id, not free text
 _ID_TEXT = re.compile(r"^[\w:/.\-]{1,200}$")
+# an id token: no spaces, a digit in it (`ios-7`, `1234-5678`, `payments-2b1`)
+_ID_TOKEN = re.compile(r"^(?=[^\s]*\d)[^\s]{1,200}$")
+# an address: `ana@acme.io`, a calendar's `c_8f2k1m9q@group.calendar.google.com`
+_ADDRESS = re.compile(r"^[\w.+#-]+@[\w-]+(?:\.[\w-]+)+$")
+_LOOKUP_SETTLES = (
+    "a declared transform or the tool's earlier calls (the same input, the same id) would settle it"
+)
 _UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$", re.I)
 # a duration's parts as people write them: `1h 30m`, `2 days`, `45 sec`
 _SPAN = re.compile(
@@ -196,16 +205,30 @@ def read_duration(text: str) -> float | None:
 def looked_up(pair: tuple, value, sent) -> str | None:
     """Say a value sent as the id its key names is a look-up, else None.
 
-    `team: "ENG"` -> `teamId: "9cfb482a-..."`, `labels/0: "bug"` -> `labelIds/0: 4411`."""
+    `team: "ENG"` -> `teamId: "9cfb482a-..."`, `labels/0: "bug"` -> `labelIds/0: 4411`, and a
+    name given where the key asks for an id (`calendarId: "Team Offsite"` ->
+    `c_8f2k...@group.calendar.google.com`)."""
     # the value tests first: most changed values are no id (70,000 items of a list changed)
-    if is_container(value) or value == sent or not _id_shaped(sent) or not names_ids(*pair):
+    if is_container(value) or value == sent or not _id_shaped(sent):
         return None
     names = [_subject(path) for path in pair]
-    return (
-        f"{names[1]} names the id of {names[0]}: a value looked up, which one call cannot check; "
-        "a declared transform or the tool's earlier calls (the same input, the same id) would "
-        "settle it"
-    )
+    if names_ids(*pair):
+        return (
+            f"{names[1]} names the id of {names[0]}: a value looked up, which one call cannot "
+            f"check; {_LOOKUP_SETTLES}"
+        )
+    # under its own key (`team_id` -> `teamId`) the names say the field is the same: a wrong id
+    if (
+        _names_an_id(names[0])
+        and norm_key(names[0]) != norm_key(names[1])
+        and isinstance(value, str)
+        and not _id_shaped(value)
+    ):
+        return (
+            f"{names[0]} names an id and was given a name, sent as an id: a value looked up, "
+            f"seen in one call; {_LOOKUP_SETTLES}"
+        )
+    return None
 
 
 def all_looked_up(pair: tuple, values: list, sent: list) -> bool:
@@ -233,6 +256,12 @@ def _names_ids(argument_key: str, field_key: str) -> bool:
     )
 
 
+def _names_an_id(key: str) -> bool:
+    """Tell whether an argument's key says it holds an id (`calendarId`, `team_uuid`)."""
+    low = norm_key(key)
+    return low.endswith(_ID_WORDS) and low not in _ID_WORDS
+
+
 def _subject(path: str) -> str:
     """Return the last key of a path that is no list index."""
     # the common case without splitting the whole path: plain keys, then list indexes
@@ -248,11 +277,13 @@ def _subject(path: str) -> str:
 def _id_shaped(value) -> bool:
     """Tell whether a value looks like an id.
 
-    An integer, a UUID, a token of letters and digits."""
+    An integer, a UUID, a token of letters and digits, an address."""
     if is_number(value):
         return isinstance(value, int)
-    if not isinstance(value, str) or not _ID_TEXT.match(value):
+    if not isinstance(value, str):
         return False
+    if not _ID_TEXT.match(value):
+        return _ADDRESS.match(value) is not None
     return (
         value.isdigit()
         or _UUID.match(value) is not None
@@ -281,6 +312,28 @@ def _bound(schema: dict, keyword: str, stated: re.Pattern) -> float | None:
     text = schema.get("description")
     found = stated.search(text) if isinstance(text, str) else None
     return float(found.group(1)) if found else None
+
+
+NORMALISED_ID = (
+    "an id written in another case or with other separators, seen in one call: nothing declares "
+    "the argument's values; the tool's history or a contract would tell a normalisation from a bug"
+)
+
+
+def normalised_id(pair: tuple, value, sent, schemas: list[dict]) -> str | None:
+    """Say an id was only written another way, where no values are declared, else None.
+
+    A text token holding a digit (`ios-7`, `1234-5678`) whose case or separators changed, sent
+    under another name (a URL segment, `nodeId` -> `ids`), of an argument whose schemas declare no
+    `enum` or `const`. A word of a closed set (`economy` -> `ECONOMY`) stays the enum's case
+    changed, and an id under its own key (`sku` -> `sku`) a value changed."""
+    if not (isinstance(value, str) and isinstance(sent, str)) or not _ID_TOKEN.match(value):
+        return None
+    if norm_key(_subject(pair[0])) == norm_key(_subject(pair[1])):
+        return None
+    if any("enum" in schema or "const" in schema for schema in schemas):
+        return None
+    return NORMALISED_ID if norm_text(value) == norm_text(sent) else None
 
 
 def argument_schemas(contract, path: str) -> list[dict]:

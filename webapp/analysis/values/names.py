@@ -146,6 +146,20 @@ def same_name(a: str, b: str) -> bool:
     return bool(meaning(a)) and meaning(a) == meaning(b) and a != b
 
 
+# the last word of a key that holds what names one thing of a collection: `calendarId`, `fileKey`
+_HANDLE_WORDS = ("id", "key", "slug", "gid", "uuid")
+
+
+def names_segment(key: str, collection: str) -> bool:
+    """Tell whether a key names the URL segment that follows a collection's.
+
+    `calendarId` names the one after `calendars` (`/calendars/{calendarId}`), `organizationSlug`
+    the one after `organizations`: the REST convention. A key that says no handle names none:
+    GitHub's `/repos/{owner}/{repo}` holds the owner after `repos`."""
+    held = words(key)
+    return len(held) >= 2 and held[-1] in _HANDLE_WORDS and held[:-1] == words(collection)
+
+
 def name_score(a: str, b: str) -> float:
     """Score how alike two keys are, 0..1.
 

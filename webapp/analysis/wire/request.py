@@ -15,6 +15,8 @@ _FORM_TEXT = re.compile(r"^[^=&\s]+=[^&\s]*(&[^=&\s]+=[^&\s]*)*$")
 _VARIABLE = re.compile(r"\{([^{}/]+)\}")
 _VERSION = re.compile(r"^v\d+(\.\d+)*$", re.IGNORECASE)
 _DIGIT = re.compile(r"\d")
+# an address: `ana@acme.io`, a calendar's `en.german#holiday@group.v.calendar.google.com`
+_ADDRESS = re.compile(r"^[\w.+#-]+@[\w-]+(?:\.[\w-]+)+$")
 # the format suffixes a route may write after a path segment's value
 _FORMATS = frozenset(("json", "xml", "csv", "txt", "yaml", "yml", "html", "atom", "rss"))
 _LINEAR = re2.Options()
@@ -199,15 +201,19 @@ def template_variables(template: str) -> list[str]:
 def variable_segments(path: str, values: set[str]) -> dict:
     """Return {index: segment} of the segments that may come from arguments.
 
-    Without a template: those equal to an argument's text, or holding a digit (ids), never a version
-    (`v1`)."""
+    Without a template: those equal to an argument's text, holding a digit (ids) or an address
+    (`team@group.calendar.google.com`), never a version (`v1`)."""
     out = {}
     for index, segment in enumerate(segments(path)):
         if segment not in values:
             # `/tickets/35436.json`: a format suffix after the value, as Rails-style routes write
             stem, dot, suffix = segment.rpartition(".")
             segment = stem if dot and stem and suffix.lower() in _FORMATS else segment
-        if segment in values or (_DIGIT.search(segment) and not _VERSION.match(segment)):
+        if (
+            segment in values
+            or (_DIGIT.search(segment) and not _VERSION.match(segment))
+            or (_ADDRESS.match(segment))
+        ):
             out[str(index)] = segment
     return out
 
