@@ -158,13 +158,13 @@ class Leftovers:
         pairing/plucks.py): `keywords: ["refund", "trial"]` -> `value: "refund|trial"`,
         `nodes: [{"nodeId": "1-2", ...}, ...]` -> `ids=1:2,...`; each item as it is or in the API's
         form (`1-2` as `1:2`), a one-item list with its item. Each side's only match."""
+        lists = self._lists(plucks_only)
+        if not lists:
+            return
         texts: dict[str, list] = {}
         for path, value in self.nodes(1, scalars_only=True):
             if isinstance(value, str) and len(value) >= MIN_JOINED:
                 texts.setdefault(value, []).append(path)
-        lists = self._lists(plucks_only) if texts else []
-        if not lists:
-            return
         index = _Joins(texts)
         found = [
             (lp, lv, rp, text, field)
