@@ -414,6 +414,78 @@ def test_a_declared_response_to_result_pair_pairs_what_the_result_renamed(result
     assert ("type_changed", "/total", at) in after
 
 
+def monday_call(arguments, item_id, message):
+    """A call as monday.com's agent toolkit makes it.
+
+    GraphQL ids sent as text, the result built by the layer from the model's own number and a
+    sentence."""
+    request = {
+        "query": "mutation ($itemId: ID!, $body: String!) { create_update(...) { id item_id } }",
+        "variables": {"itemId": str(arguments["itemId"]), "body": arguments["body"]},
+    }
+    response = {
+        "data": {"create_update": {"id": "4194357685", "item_id": str(arguments["itemId"])}},
+        "extensions": {"request_id": "e2e500ca-fafb-0fee-eb20-cec21297279d"},
+    }
+    structured = {"message": message, "update_id": "4194357685", "item_id": item_id}
+    return analyze_call(
+        {
+            "arguments": {"payload": arguments},
+            "request": {
+                "payload": request,
+                "http": {"method": "POST", "url": "https://api.monday.com/v2"},
+            },
+            "response": {"payload": response, "http": {"status_code": 200}},
+            "result": {"payload": mcp("done", structured)},
+        },
+        None,
+    )
+
+
+def returned_findings(analysis):
+    return {
+        (f["kind"], f["severity"], f["right"]["path"])
+        for f in analysis["findings"]
+        if f["left"] and f["right"] and f["left"]["snapshot"] == "response"
+    }
+
+
+def test_a_result_that_hands_back_the_models_own_number_is_an_echo_not_a_change():
+    arguments = {"itemId": 1997679876, "body": "Blocked on the API keys"}
+    told = "Update 4194357685 created on item 1997679876"
+    found = returned_findings(monday_call(arguments, 1997679876, told))
+    assert ("type_changed", "info", "/structuredContent/item_id") in found
+    # a number no argument holds, handed over retyped, stays the warning it was
+    found = returned_findings(monday_call(arguments, 1997679877, told))
+    assert ("value_changed", "warning", "/structuredContent/item_id") in found
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Update 4194357685 created on item 1997679876",
+        "Item successfully updated",
+        # one token, but it holds a value paired elsewhere: the layer composed it
+        "update:4194357685",
+    ],
+)
+def test_a_composed_text_left_over_is_never_paired_by_elimination_with_an_id(message):
+    arguments = {"itemId": 1997679876, "body": "Blocked on the API keys"}
+    analysis = monday_call(arguments, 1997679876, message)
+    assert not any(
+        f["right"] and f["right"]["path"] == "/structuredContent/message" and f["left"]
+        for f in analysis["findings"]
+    )
+    assert [
+        f
+        for f in analysis["findings"]
+        if f["severity"] != "info" and f["left"] and f["left"]["snapshot"] == "response"
+    ] == []
+    # an id-like text left over beside the request id is still paired by elimination
+    analysis = monday_call(arguments, 1997679876, "c716469d-50d9-1c58-dac2-9d82c7d35a28")
+    assert ("value_changed", "warning", "/structuredContent/message") in returned_findings(analysis)
+
+
 # --- a word written another way on the way back (issue 32, item 2) --------------------------------
 
 CONVERSATIONS = {

@@ -63,6 +63,52 @@ def test_a_query_string_reads_repeated_keys_brackets_and_percent_encoding():
     assert read_query("/x?a[0]=x&a[1]=y&empty=") == {"a": ["x", "y"], "empty": ""}
 
 
+def test_a_key_sent_twice_with_one_value_reads_as_that_value_and_names_the_repeat():
+    # the layer writes the query, then the HTTP client appends the same params (axios `params`)
+    repeats = []
+    found = read_params("state=OPEN&size=5&state=OPEN&size=5&tag=a&tag=b&one=1", repeats)
+    assert found == {"state": "OPEN", "size": "5", "tag": ["a", "b"], "one": "1"}
+    assert sorted(repeats) == ["/size", "/state", "/tag"]
+    # a bracketed list is no repeat: `ids[]=1&ids[]=1` is a list of two ones
+    repeats = []
+    assert read_params("ids[]=1&ids[]=1&a[b]=x~y&a[b]=x~y", repeats) == {
+        "ids": ["1", "1"],
+        "a": {"b": "x~y"},
+    }
+    assert repeats == ["/a/b"]
+    document = read_request(
+        {"http": {"method": "GET", "url": "https://api.example.com/d?s=A&s=A&n=2&n=3"}}, None
+    )
+    assert document.document["query:"] == {"s": "A", "n": ["2", "3"]}
+    assert document.repeated == {"/query:/s", "/query:/n"}
+
+
+def test_every_argument_sent_twice_alike_is_quiet_and_one_changed_copy_is_loud():
+    url = "https://api.paypal.com/v1/customer/disputes?"
+    twice = "dispute_state=RESOLVED&page_size=5&dispute_state=RESOLVED&page_size=5"
+    arguments = {"dispute_state": "RESOLVED", "page_size": 5}
+    assert loud(call(arguments, url + twice)) == []
+    assert pairs(call(arguments, url + twice)) == {
+        ("/dispute_state", "query:/dispute_state"),
+        ("/page_size", "query:/page_size"),
+    }
+    for changed, kind, copy in (
+        (
+            "dispute_state=RESOLVED&page_size=5&dispute_state=resolved&page_size=5",
+            "enum",
+            "resolved",
+        ),
+        ("dispute_state=RESOLVED&page_size=6&dispute_state=RESOLVED&page_size=5", "value", "6"),
+    ):
+        [warning] = loud(call(arguments, url + changed))
+        assert warning["kind"] == f"{kind}_changed"
+        assert warning["right"]["path"].startswith("query:/")
+        assert f'one copy "{copy}"' in warning["message"] and "sent 2 times" in warning["message"]
+    # a key the layer repeats with other values, none the argument: a list as before, no copy
+    other = call({"tag": "a b"}, "https://api.example.com/x?tag=a&tag=b")
+    assert not any("copy" in f["message"] for f in other["findings"])
+
+
 def test_a_redacted_argument_is_not_paired_with_a_query_parameter_of_another_value():
     result = call({"jwt": "[REDACTED]"}, "https://api.example.com/s?x=1")
     assert pairs(result) == {("/jwt", None)}
@@ -650,6 +696,16 @@ def test_a_query_string_no_argument_reaches_is_added_field_by_field_not_as_a_who
     )
     added = sorted(f["right"]["path"] for f in result["findings"] if f["kind"] == "added")
     assert added == ["query:/archived", "query:/x"] and loud(result) == []
+
+
+def test_an_arguments_name_sent_as_an_id_is_still_paired_by_elimination():
+    # a look-up (Google Calendar: a calendar's name sent as its id): the argument is the words,
+    # the layer's side the id; only a text the layer composes is never an id's partner
+    url = "https://www.googleapis.com/calendar/v3/calendars/c_8f2k1m9q%40group.calendar.google.com"
+    result = call(
+        {"calendarId": "Team Offsite", "eventId": "javmav902elf"}, url + "/events/javmav902elf"
+    )
+    assert ("/calendarId", "path:/3") in pairs(result)
 
 
 # --- a URL segment named by the collection before it ----------------------------------------------

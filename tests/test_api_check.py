@@ -3,6 +3,8 @@
 One call analysed under its tool's stored contract (what `tracediff check` prints for files), stored
 nowhere; the MCP tool check_call asks it."""
 
+import json
+
 import pytest
 
 from webapp import create_app
@@ -48,6 +50,27 @@ def test_a_request_given_by_its_url_is_checked_against_the_query_string(client, 
     assert answer["outcome"] == "failed"
     ends = {(f["kind"], (f["right"] or {}).get("path")) for f in answer["findings"]}
     assert ("enum_changed", "query:/status") in ends
+
+
+def test_payloads_given_as_json_text_are_read_as_ingest_reads_them(client, samples):
+    # OpenAI's tool_calls[].function.arguments is JSON text: ingest parses it (logged as a string),
+    # so a check of the same call must too
+    as_text = {
+        "tool": "findOrders",
+        "arguments": json.dumps(ARGUMENTS),
+        "request": json.dumps(SENT_AS_STRING),
+    }
+    broken = client.post("/api/v1/check", json=as_text).get_json()
+    loud = [(f["kind"], f["left"]["path"]) for f in broken["findings"] if f["severity"] != "info"]
+    assert loud == [("type_changed", "/limit")], broken["findings"]
+    assert broken["validation"]["arguments"]["valid"] is True
+    fixed = client.post("/api/v1/check", json=as_text | {"request": json.dumps(FIXED)}).get_json()
+    assert fixed["outcome"] == "passed", fixed["findings"]
+    # text that is not a JSON object or array stays text, as ingest keeps it
+    text = client.post(
+        "/api/v1/check", json={"tool": "findOrders", "arguments": ARGUMENTS, "request": "{broken"}
+    ).get_json()
+    assert "invalid_json" in {f["kind"] for f in text["findings"]}
 
 
 def test_a_check_stores_nothing(client, samples):

@@ -67,3 +67,37 @@ def test_the_difference_count_follows_the_pairing():
     }
     stage = compare_calls(call(ORDERS), call([{"id": "new", "total": 1}, *ORDERS]))[0]
     assert stage["differences"] == 1
+
+
+def test_two_get_calls_differ_where_their_urls_do(client):
+    # a GET sends no body: its arguments travel in the query string and the path, so the request
+    # stage compares them there, named as findings name them
+    for trace, url in (
+        ("c0" * 16, "https://api.example.com/orders?status=paid&limit=5"),
+        ("c1" * 16, "https://api.example.com/v2/orders?status=PAID&limit=5"),
+    ):
+        events = [
+            {
+                "trace_id": trace,
+                "call_id": "call_01",
+                "snapshot": "arguments",
+                "tool": "searchOrders",
+                "payload": {"status": "paid", "limit": 5},
+            },
+            {
+                "trace_id": trace,
+                "call_id": "call_01",
+                "snapshot": "request",
+                "tool": "searchOrders",
+                "http": {"method": "GET", "url": url},
+            },
+        ]
+        assert client.post("/api/v1/ingest", json=events).get_json()["accepted"] == 2
+    page = client.get(f"/compare?a={'c0' * 16}&b={'c1' * 16}").get_data(as_text=True)
+    request = page[page.index('class="compare-stage stage-request"') :]
+    request = request[: request.index("</section>")]
+    assert "0 differences" not in request
+    assert "query:/status" in request and "PAID" in request
+    assert "path:/0" in request and "v2" in request
+    # the status and the two path segments, index by index; the limit is the same on both sides
+    assert "3 differences" in request

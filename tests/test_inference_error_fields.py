@@ -4,7 +4,13 @@ A field every earlier error answer carried that an error answer of the newest re
 error_shape warning."""
 
 from webapp.inference.epochs import established
-from webapp.inference.error_fields import envelope, error_presence, lost_fields
+from webapp.inference.error_fields import (
+    Envelope,
+    envelope,
+    envelopes,
+    error_presence,
+    lost_fields,
+)
 from webapp.inference.evidence import merge
 
 
@@ -118,3 +124,67 @@ def test_a_short_err_is_the_envelopes_text_and_an_answer_without_it_lost_it():
     [found] = lost_fields(answer({"status": 403}, 403), carried)
     assert found["right"] == {"snapshot": "response", "path": "/err"}
     assert lost_fields(figma(403, "Invalid token"), carried) == []
+
+
+def envelope_of(*responses) -> Envelope:
+    presence: dict = {}
+    for response in responses:
+        merge(presence, error_presence(response, False))
+    return envelopes(presence, established)
+
+
+def test_an_answer_is_judged_by_what_the_earlier_answers_of_its_status_carried():
+    # an OAuth layer's 401 says only `error` (RFC 6750); the service's own 422s add a
+    # `message`: the tool's answers share only `error`, each status more
+    unauthorized = answer({"error": "invalid_token"}, 401)
+    invalid = answer({"error": "validation_failed", "message": "name is too long"}, 422)
+    learnt_here = envelope_of(invalid, unauthorized, invalid, invalid)
+    assert learnt_here.every == {"/error"}
+    lost = answer({"error": "validation_failed"}, 422)
+    assert [f["right"]["path"] for f in lost_fields(lost, learnt_here.carried(lost))] == [
+        "/message"
+    ]
+    # a 401 as it always came, and a status the history holds too few answers of, lost nothing
+    assert lost_fields(unauthorized, learnt_here.carried(unauthorized)) == []
+    throttled = answer({"error": "rate_limited"}, 429)
+    assert lost_fields(throttled, learnt_here.carried(throttled)) == []
+
+
+def test_a_status_whose_answers_share_a_field_other_statuses_lack_keeps_it():
+    # a framework's 400 of field errors (`{"name": [...]}`) beside its 403s with a `detail`
+    forbidden = answer({"detail": "You do not have permission to perform this action."}, 403)
+    fields = answer({"name": ["This field may not be blank."]}, 400)
+    learnt_here = envelope_of(forbidden, fields, forbidden)
+    assert learnt_here.every == frozenset()
+    empty = answer({}, 403)
+    [found] = lost_fields(empty, learnt_here.carried(empty))
+    assert found["right"] == {"snapshot": "response", "path": "/detail"}
+    assert lost_fields(fields, learnt_here.carried(fields)) == []
+
+
+def test_an_empty_error_answer_lost_what_the_one_earlier_answer_told():
+    learnt_here = envelope_of(answer({"detail": "Not found."}, 404))
+    assert learnt_here.every == frozenset()
+    empty = answer({}, 429)
+    [found] = lost_fields(empty, learnt_here.carried(empty))
+    assert found["right"]["path"] == "/detail"
+    # one answer shows no envelope for an answer that still says something
+    other = answer({"code": "throttled"}, 429)
+    assert lost_fields(other, learnt_here.carried(other)) == []
+    # an empty answer of a tool whose earlier answers told in different shapes lost nothing known
+    mixed = envelope_of(answer({"detail": "Not found."}), answer({"message": "Gone"}, 410))
+    assert lost_fields(empty, mixed.carried(empty)) == []
+
+
+def test_counts_kept_before_statuses_were_counted_judge_by_the_tools_envelope():
+    presence: dict = {}
+    for _ in range(3):
+        merge(
+            presence, {(k, p): {"calls": 1} for (k, p) in error_presence(answer(GITHUB()), False)}
+        )
+    learnt_here = envelopes(presence, established)
+    assert learnt_here.by_status == ()
+    lost = answer({"message": "Not Found"})
+    assert [f["right"]["path"] for f in lost_fields(lost, learnt_here.carried(lost))] == [
+        "/documentation_url"
+    ]

@@ -114,3 +114,36 @@ def test_an_id_in_the_path_is_learnt_from_a_few_distinct_ids_and_another_id_is_t
     load(store, paid(6, "inv_c19", "inv_77a"))
     assert any(left == "/invoiceId" for _, left, _ in loud(store, 6)), loud(store, 6)
     assert all(loud(store, n) == [] for n in range(6))
+
+
+def test_an_id_always_sent_as_text_in_graphql_is_quiet_once_learnt_and_loud_sent_as_a_number(
+    store,
+):
+    def update(n, item, sent):
+        args = {"itemId": item, "body": f"Shipped, batch {n}"}
+        document = "mutation ($itemId: ID!, $body: String!) { create_update(item_id: $itemId) }"
+        request = {"query": document, "variables": {"itemId": sent, "body": args["body"]}}
+        base = {"trace_id": f"{n + 1:032x}", "call_id": "c1", "tool": "create_update"}
+        base["ts"] = f"2026-11-20T10:{n % 60:02d}:00Z"
+        address = "https://api.monday.com/v2"
+        return [
+            {**base, "snapshot": "arguments", "payload": args},
+            {
+                **base,
+                "snapshot": "request",
+                "payload": request,
+                "http": {"method": "POST", "url": address},
+            },
+            {**base, "snapshot": "response", "payload": {"data": {}}, "http": {"status_code": 200}},
+        ]
+
+    rng = random.Random(7)
+    ids = [rng.randrange(10**9, 10**10) for _ in range(24)]
+    load(store, [event for n, item in enumerate(ids) for event in update(n, item, str(item))])
+    assert ("/itemId", "/variables/itemId") in store.inferred_pairs("create_update")
+    # learnt as the conversion the layer always makes: its calls are quiet, analysed again
+    assert all(loud(store, n) == [] for n in range(24))
+    load(store, update(24, 1997679876, 1997679876))
+    assert loud(store, 24) == [("type_changed", "/itemId", "/variables/itemId")]
+    load(store, update(25, "1997679877", "1997679877"))
+    assert loud(store, 25) == []

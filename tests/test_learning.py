@@ -70,7 +70,11 @@ def test_an_error_answer_teaches_the_tools_envelope_whenever_it_arrives(store, a
     pipeline.catch_up(store)
     send(store, [e for n in range(8, 11) for e in repo_call(n, "1.1", documented=False)])
     pipeline.catch_up(store)
-    assert store.path_counts(TOOL)[("error", "/documentation_url")] == {"calls": 8}
+    # counted once each, under their status too (webapp/inference/error_fields.py)
+    assert store.path_counts(TOOL)[("error", "/documentation_url")] == {
+        "calls": 8,
+        "status 404": 8,
+    }
     for n in range(8, 11):
         assert lost_fields(store, n) == [("error_shape", "warning", "/documentation_url")]
 

@@ -355,3 +355,71 @@ def test_one_value_sent_in_two_forms_is_no_normalisation():
         status = rng.choice(["paid", "open", "void"])
         calls.append(({"status": status}, {"status": status.upper() if i % 2 else status}))
     assert relations_of(calls) == {}
+
+
+# --- a value sent in another JSON type -----------------------------------------------------------
+
+
+def items(n, seed=3, sent=str):
+    """An item id the model gives as a number, sent as its text in GraphQL-like variables."""
+    rng = random.Random(seed)
+    out = []
+    for i in range(n):
+        item = rng.randrange(10**9, 10**10)
+        out.append(
+            ({"itemId": item, "body": f"note {i}"}, {"itemId": sent(item), "body": f"note {i}"})
+        )
+    return out
+
+
+TYPED = {("/itemId", "/itemId"): "typed number>string"}
+
+
+def test_a_number_the_tool_always_sends_as_text_is_learnt_with_its_direction():
+    assert relations_of(items(24)) == TYPED
+    # text read as a number, and a flag written as text
+    calls = [({"n": str(i)}, {"n": i}) for i in range(100, 124)]
+    assert relations_of(calls) == {("/n", "/n"): "typed string>number"}
+    assert learnt.typed_key(True, "true") == "typed boolean>string"
+    assert learnt.typed_key(5, 5.5) is None and learnt.typed_key(None, "") is None
+
+
+def test_a_number_sent_as_text_in_a_url_or_form_is_no_conversion_to_learn():
+    # everything there is text: a number written as text is the wire's doing
+    evidence: dict = {}
+    for p in range(30, 54):
+        merge(evidence, observe({"/page": p}, {"query:/page": str(p)}, dict(evidence)))
+    pairs = [(p.arguments, p.request) for p in infer(evidence)]
+    assert ("/page", "query:/page") in pairs
+    assert learnt_relations(evidence, pairs) == {}
+
+
+def test_a_type_change_only_the_newest_release_shows_is_never_learnt():
+    releases = {"newest": "2", "seen": ["1", "2"]}
+    calls = items(20, sent=lambda item: item) + items(20, seed=4)
+    found = relations_of(calls, releases, newest=range(20, 40))
+    assert "typed number>string" not in found.values()
+
+
+def test_a_conversion_learnt_is_quiet_and_a_value_sent_unconverted_is_loud():
+    ((arguments, request),) = items(1, seed=9)
+    assert loud(analysed(arguments, request, TYPED)) == set()
+    # the conversion reverted: the number sent as it is, where every earlier call sent its text
+    unconverted = {**request, "itemId": arguments["itemId"]}
+    assert loud(analysed(arguments, unconverted, TYPED)) == {("type_changed", "/itemId")}
+    # the model gave the text already: nothing to convert
+    given = {**arguments, "itemId": request["itemId"]}
+    assert loud(analysed(given, request, TYPED)) == set()
+    # another value, whatever its type
+    other = {**request, "itemId": request["itemId"] + "1"}
+    assert loud(analysed(arguments, other, TYPED)) != set()
+    # without the history, one call decides a number turned text in JSON (issue 32 item 2)
+    assert loud(analysed(arguments, request, {})) == {("type_changed", "/itemId")}
+
+
+def test_a_json_text_the_tool_always_decodes_is_loud_sent_as_its_text():
+    pair = {("/ids", "/ids"): "typed string>list"}
+    assert loud(analysed({"ids": "[1, 2]"}, {"ids": [1, 2]}, pair)) == set()
+    assert loud(analysed({"ids": "[1, 2]"}, {"ids": "[1, 2]"}, pair)) == {("type_changed", "/ids")}
+    assert learnt.gives("typed string>list", "[1, 2]") == [1, 2]
+    assert learnt.gives("typed string>list", "{}") is learnt.NOTHING

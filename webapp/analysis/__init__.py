@@ -54,6 +54,7 @@ from .wire.locations import (
     split_request_path,
 )
 from .wire.parameters import parameters, path_variables, template_of
+from .wire.request import segments, url_path
 
 __all__ = [
     # value relations learnt from a tool's history (templates, joins, bounds)
@@ -119,6 +120,8 @@ __all__ = [
     "request_document",
     "resolve_request",
     "split_request_path",
+    "segments",
+    "url_path",
     "template_of",
     # pairing and the aligned view
     "MAX_ROWS",

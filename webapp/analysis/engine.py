@@ -88,7 +88,7 @@ def analyze_call(
             if name is not None:
                 validation["result"] = _result_validation(reading, name, schema)
             comparison = _comparisons(docs, contract, status, validation, findings, wire, reading)
-            comparison.returned = _way_back(docs["response"], status, reading, contract, findings)
+            comparison.returned = _way_back(docs, status, reading, contract, findings)
             result = _result(docs, comparison, validation, sort_findings(findings), sparse)
             return located_result(result, wire, comparison.pairing.back) if wire.located else result
         except RecursionError:
@@ -140,6 +140,7 @@ def _comparisons(
             args, request, mapping, contract, wire.located, wire.method, kept, path
         )
         pairing.quiet_roots = quiet_roots(wire)
+        pairing.repeated = wire.repeated
         pairing.http_body = wire.body
         out += mapping_findings(pairing, contract, bad)
     else:
@@ -167,11 +168,11 @@ def _comparisons(
     return Comparison(pairing, echo, bool(echo and declared), status)
 
 
-def _way_back(response, status, reading: Reading | None, contract, out: list) -> Pairing | None:
+def _way_back(docs, status, reading: Reading | None, contract, out: list) -> Pairing | None:
     """Check the result against the response, appending its findings to `out`.
 
-    Return their pairing."""
-    found, pairing = result_findings(response, status, reading, contract)
+    Return their pairing. The arguments tell a value the result echoes from them."""
+    found, pairing = result_findings(docs["response"], status, reading, contract, docs["arguments"])
     out += found
     return pairing if reading is not None else None
 

@@ -48,10 +48,7 @@ def learnt_consumed(evidence: dict, presence: dict, releases=None) -> list[str]:
             agreed = sum(
                 n
                 for name, n in judged(counts).items()
-                if name not in (BOTH, PRIOR, ALONE)
-                and not name.startswith(
-                    (learnt.KEPT, learnt.MAPS, learnt.SEEN, learnt.FORM, learnt.NORMALISED)
-                )
+                if name not in (BOTH, PRIOR, ALONE) and not name.startswith(learnt.COUNTED_APART)
             )
             sent[a] = max(sent.get(a, 0), agreed)
     return sorted(

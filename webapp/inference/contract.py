@@ -7,7 +7,7 @@ added (webapp/problems/grouping.py `contract_digest`): a resolve "when the contr
 for a person's change.
 """
 
-from ..analysis import learnt
+from ..analysis import is_located_path, learnt
 from ..common.pointers import is_pointer
 from .decide import strongest
 from .epochs import established, plain, several
@@ -96,25 +96,43 @@ def learnt_separators(evidence: dict, pairs) -> dict:
     return out
 
 
-# the kinds of change a pair may show every call (the same value in another case or format); a
-# type changed in JSON is one call's to decide, whatever the history
+# the kinds of change a pair may show every call (the same value in another case or format)
 KIND_RELATIONS = ("enum_changed", "format_changed")
+# the share of a pair's type changes one conversion (`typed number>string`) must show to be the
+# pair's: a field sent as text whatever the argument's type is no one conversion
+TYPED_SHARE = 0.9
 
 
 def learnt_relations(evidence: dict, pairs, releases=None) -> dict:
     """Return the value relations other than equal the inferred pairs' traffic shows.
 
-    {pair: {"relation": name}}: a template, a join, a split, a clamp, a change of case or format;
-    a value looked up adds its `table` ({input digest: output digest}). Judged on the releases
-    before the newest once there are several: what only the newest release shows is a change to
-    report, never the relation."""
+    {pair: {"relation": name}}: a template, a join, a split, a clamp, a change of case or format,
+    a conversion to another type (`typed number>string`); a value looked up adds its `table`
+    ({input digest: output digest}). Judged on the releases before the newest once there are
+    several: what only the newest release shows is a change to report, never the relation."""
     judged = established if several(releases) else plain
     out = {}
     for pair in pairs:
         counts = judged(evidence.get(tuple(pair)) or {})
         name = strongest(tuple(pair), counts).relation if counts else None
+        if name == "type_changed":
+            name = _conversion(counts, pair[1])
         if name == learnt.LOOKED_UP:
             out[tuple(pair)] = {"relation": name, "table": learnt.table_of(counts)}
-        elif name and (learnt.is_function(name) or name in KIND_RELATIONS):
+        elif name and (learnt.is_function(name) or learnt.is_typed(name) or name in KIND_RELATIONS):
             out[tuple(pair)] = {"relation": name}
     return out
+
+
+def _conversion(counts: dict, request: str) -> str | None:
+    """Return the one conversion a pair's type changes show (`typed ...`), or None.
+
+    None outside the body too: a URL, a header or a form holds text whatever the argument's type,
+    so a value sent as text there is the wire's doing, never the layer's conversion to learn."""
+    if is_located_path(request):
+        return None
+    typed = [(n, key) for key, n in counts.items() if learnt.is_typed(key) and n > 0]
+    if not typed:
+        return None
+    n, key = max(typed)
+    return key if n >= TYPED_SHARE * counts.get("type_changed", 0) else None

@@ -172,7 +172,7 @@ def _named(name: str, n: int, counts: dict) -> bool:
 
     A clamp shows values changed at its bound in a few calls and kept in more (else it is a
     constant)."""
-    if name.startswith((learnt.KEPT, learnt.MAPS, learnt.SEEN, learnt.FORM, learnt.NORMALISED)):
+    if name.startswith(learnt.COUNTED_APART):
         return False
     return not learnt.is_bound(name) or (
         MIN_BOUND_CALLS <= n <= _kept(counts) and learnt.bound_holds(name, counts)

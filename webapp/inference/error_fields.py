@@ -6,9 +6,17 @@ Services answer errors in shapes of their own (a `message`, a `documentation_url
 with its `code`); one call knows the common shapes only (analysis/rules/error_shapes.py). A tool's
 earlier error answers show its own: a field every one of them carried that an error answer of the
 newest release lacks is an error that lost what the agent needed to tell the user why. Counted as
-path counts under the side `error` (the root counts the error answers), judged on the releases
-before the newest, as the other counts are (epochs.py).
+path counts under the side `error` (the root counts the error answers), each also under its status
+(`status 422`), judged on the releases before the newest, as the other counts are (epochs.py).
+
+A service answers each status its own way (a 401 `{"error"}` beside 422s that add a
+`description`; a framework's 400 of field errors beside its 403s with a `detail`): the answers of
+one status, when the history holds enough of them, say what that status always carried, though
+the tool's answers of every status share less. An answer with an empty body lost whatever its
+tool's every earlier error answer told, one of them being enough to show it.
 """
+
+from dataclasses import dataclass
 
 from ..analysis import ERROR_FIELD_NAMES, ERROR_TEXT_NAMES, end, finding, norm_key, status_code
 from ..common.pointers import child
@@ -17,6 +25,8 @@ from .epochs import tagged
 SIDE = "error"
 # earlier error answers before the fields they all carried are the tool's envelope
 MIN_ERROR_ANSWERS = 2
+# the count of an error answer's status, beside "calls": "status 404"
+STATUS = "status "
 # The fields that tell an error, wherever a service puts them: the common names, the short `err`
 # (Figma's `{"status": 404, "err": "Not found"}`, Node's callbacks), and the page that explains it.
 _TELLING = ERROR_FIELD_NAMES | {"err", "documentationurl", "docurl"}
@@ -34,7 +44,33 @@ def error_presence(response: dict | None, newest: bool) -> dict:
     if body is None:
         return {}
     paths = [""] + [path for path, _ in _telling(body)]
-    return {(SIDE, path): tagged({"calls": 1}, newest) for path in paths}
+    counts = {"calls": 1, f"{STATUS}{status_code(response)}": 1}
+    return {(SIDE, path): tagged(counts, newest) for path in paths}
+
+
+@dataclass(frozen=True)
+class Envelope:
+    """What a tool's earlier error answers carried, all of them and per status."""
+
+    # the paths every earlier error answer carried, MIN_ERROR_ANSWERS of them at least
+    every: frozenset = frozenset()
+    # (status, paths every earlier answer of that status carried), MIN_ERROR_ANSWERS each
+    by_status: tuple = ()
+    # the paths every earlier error answer carried, one of them at least: an empty answer's
+    once: frozenset = frozenset()
+
+    def carried(self, response: dict | None) -> frozenset:
+        """Return the paths an error answer is judged against.
+
+        Its status' own envelope when the history holds one; else the tool's, or for an
+        answer with an empty body, what every earlier answer carried, however few."""
+        status = status_code(response) if response else None
+        mine = [paths for s, paths in self.by_status if s == status]
+        if mine:
+            return mine[0]
+        body = response.get("payload") if response else None
+        # `once` is `every` when the history holds MIN_ERROR_ANSWERS answers
+        return self.once if body == {} else self.every
 
 
 def envelope(presence: dict, established) -> frozenset:
@@ -43,13 +79,38 @@ def envelope(presence: dict, established) -> frozenset:
     MIN_ERROR_ANSWERS of them at least.
 
     `established` reads the counts of the releases before the newest (epochs.py)."""
-    answers = established(presence.get((SIDE, ""), {})).get("calls", 0)
-    if answers < MIN_ERROR_ANSWERS:
+    return _carried(presence, established, "calls", MIN_ERROR_ANSWERS)
+
+
+def envelopes(presence: dict, established) -> Envelope:
+    """Return what the earlier error answers carried: all of them, and per status."""
+    answers = established(presence.get((SIDE, ""), {}))
+    statuses = sorted(
+        int(key[len(STATUS) :])
+        for key, n in answers.items()
+        if key.startswith(STATUS) and key[len(STATUS) :].isdigit() and n >= MIN_ERROR_ANSWERS
+    )
+    return Envelope(
+        envelope(presence, established),
+        tuple(
+            (status, _carried(presence, established, f"{STATUS}{status}", MIN_ERROR_ANSWERS))
+            for status in statuses
+        ),
+        _carried(presence, established, "calls", 1),
+    )
+
+
+def _carried(presence: dict, established, key: str, least: int) -> frozenset:
+    """Return the paths every earlier error answer counted under `key` carried.
+
+    `least` of them at least."""
+    answers = established(presence.get((SIDE, ""), {})).get(key, 0)
+    if answers < least:
         return frozenset()
     return frozenset(
         path
         for (side, path), counts in presence.items()
-        if side == SIDE and path and established(counts).get("calls", 0) >= answers
+        if side == SIDE and path and established(counts).get(key, 0) >= answers
     )
 
 

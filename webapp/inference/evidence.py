@@ -96,10 +96,11 @@ def _count_alone(delta: dict, newest: bool) -> None:
 
 
 def _with_kept(counts: dict, a, b, found: str | None = None) -> dict:
-    """Add where a number sent as it is lay (`kept 8`), and the form of a text.
+    """Add where a number sent as it is lay (`kept 8`), a text's form, a type's change.
 
-    So a clamp can be checked against the numbers earlier calls kept, and a normalisation against
-    the texts they sent as they were (`form L|-`) and the rule each changed one showed."""
+    So a clamp can be checked against the numbers earlier calls kept, a normalisation against
+    the texts they sent as they were (`form L|-`) and the rule each changed one showed, and a
+    value sent in another type against the types earlier calls went between (`typed ...`)."""
     kept = learnt.kept_key(a, b)
     if kept:
         counts[kept] = 1
@@ -109,7 +110,9 @@ def _with_kept(counts: dict, a, b, found: str | None = None) -> dict:
         if found == "enum_changed" and isinstance(a, str) and isinstance(b, str)
         else None
     )
-    for key in (form, rule, *_items_shown(a, b, found)):
+    # the types a value changed between: the conversion a layer always makes, and its direction
+    typed = learnt.typed_key(a, b) if found == "type_changed" else None
+    for key in (form, rule, typed, *_items_shown(a, b, found)):
         if key:
             counts[key] = 1
     return counts

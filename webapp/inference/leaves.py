@@ -88,12 +88,12 @@ def item_leaves(doc, limit: int = MAX_LEAVES) -> set[str]:
         elif isinstance(value, list) and any(isinstance(x, dict) for x in value):
             items = [x for x in value if isinstance(x, dict)][:MAX_ITEMS]
             stack += [(child(path, ITEM), item, depth + 1, True) for item in reversed(items)]
-        elif inside and _a_leaf(value):
+        elif inside and a_leaf(value):
             out.add(starred(path))
     return out
 
 
-def _a_leaf(value) -> bool:
+def a_leaf(value) -> bool:
     """Tell whether a value that is no object is a leaf as `leaves` counts one."""
     if isinstance(value, list):
         return 0 < len(value) <= MAX_LIST and all(_scalar(x) for x in value)

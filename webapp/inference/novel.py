@@ -17,7 +17,8 @@ from ..common.pointers import child
 from .constants import learnt_constants
 from .consumed import constant_calls
 from .epochs import established, several
-from .error_fields import envelope
+from .error_fields import Envelope, envelopes
+from .item_keys import learnt_item_keys, learnt_lists
 from .leaves import ITEM, in_a_list, starred
 from .places import learnt_places
 
@@ -39,14 +40,18 @@ class Earlier:
     arguments: frozenset
     # arguments held by MIN_TRAVELLED earlier calls at least, and sent by each of them
     travelled: frozenset = frozenset()
-    # the fields every earlier error answer carried (error_fields.py)
-    error_fields: frozenset = frozenset()
+    # the fields every earlier error answer carried, and per status (error_fields.py)
+    error_fields: Envelope = Envelope()
     # (argument, request path, relation) of each argument earlier calls sent to one place
     # (webapp/inference/places.py)
     places: tuple = ()
     # (request path, arguments paired with it) of each field every earlier call sent
     # (webapp/inference/constants.py)
     constants: tuple = ()
+    # the starred request leaves every earlier item carried, the lists every earlier call sent
+    # (webapp/inference/item_keys.py)
+    item_keys: tuple = ()
+    lists: tuple = ()
 
 
 def earlier_fields(presence: dict, releases, evidence: dict | None = None) -> Earlier | None:
@@ -76,9 +81,11 @@ def earlier_fields(presence: dict, releases, evidence: dict | None = None) -> Ea
             and not established(c).get("dropped", 0)
             and path not in constant
         ),
-        envelope(presence, established),
+        envelopes(presence, established),
         learnt_places(evidence, presence, releases) if evidence else (),
         learnt_constants(presence, evidence, MIN_EARLIER_CALLS),
+        learnt_item_keys(presence),
+        learnt_lists(presence, MIN_EARLIER_CALLS),
     )
 
 

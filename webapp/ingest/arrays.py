@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterator
 
 from ..common import jsontext
-from .concatenated import finite_float, no_constants
+from .concatenated import finite_float, finite_int, no_constants
 from .extents import container_extent
 from .framing import within_event_limit
 from .model import IngestError, Limits, RecordError, json_reason, too_deep
@@ -35,7 +35,9 @@ _WINDOW = 1 << 16
 
 # an item that runs past the end of the text read so far
 _CUT = object()
-_DECODER = json.JSONDecoder(parse_constant=no_constants, parse_float=finite_float)
+_DECODER = json.JSONDecoder(
+    parse_constant=no_constants, parse_float=finite_float, parse_int=finite_int
+)
 
 
 class _Text:

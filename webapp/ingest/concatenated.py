@@ -32,7 +32,28 @@ def finite_float(text: str) -> float:
     return value
 
 
-_DECODER = json.JSONDecoder(parse_constant=no_constants, parse_float=finite_float)
+# past this many characters an integer cannot be a double's (309 digits at most)
+_WIDEST_INT = 320
+
+
+def finite_int(text: str) -> int:
+    """Read a JSON integer exactly, refusing one past a double's range.
+
+    The codec reads stored payloads as orjson does, and orjson refuses such an integer: stored, it
+    would make its trace unreadable."""
+    if len(text) <= _WIDEST_INT:
+        value = int(text)
+        try:
+            float(value)
+            return value
+        except OverflowError:
+            pass
+    raise ValueError(f"the number {text[:40]} is past what a double holds")
+
+
+_DECODER = json.JSONDecoder(
+    parse_constant=no_constants, parse_float=finite_float, parse_int=finite_int
+)
 
 
 def by_stream(body: bytes, max_depth: int) -> list[Record]:

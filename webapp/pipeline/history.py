@@ -2,15 +2,17 @@
 
 Applied to the call's analysis."""
 
-from ..analysis import sort_findings, template_of, worst
+from ..analysis import external, request_document, sort_findings, template_of, worst
 from ..inference import leaves
 from ..inference.constants import constants_gone
 from ..inference.error_fields import lost_fields
+from ..inference.item_keys import items_renamed, lists_renamed
+from ..inference.leaves import item_leaves
 from ..inference.novel import earlier_fields, flag_new_fields
 from ..inference.places import flag_sent_elsewhere, sent_elsewhere
 from ..inference.way_back import judge_way_back, way_back_tables
 from ..store.inference_state import MAX_PATHS_PER_TOOL
-from .mappings import request_leaves
+from .mappings import external_leaves, request_leaves
 
 
 def tool_history(store, tool: str | None) -> tuple:
@@ -25,7 +27,7 @@ def tool_history(store, tool: str | None) -> tuple:
         # paths past the cap were never counted: no verdict from them
         return releases.get("newest"), None, None, {}
     earlier = earlier_fields(presence, releases, store.evidence(tool))
-    wanted = earlier and (earlier.places or earlier.constants)
+    wanted = earlier and (earlier.places or earlier.constants or earlier.item_keys or earlier.lists)
     template = template_of(store.get_tool(tool)) if wanted else None
     return releases.get("newest"), earlier, template, way_back_tables(presence, releases)
 
@@ -45,6 +47,7 @@ def judged_by_history(analysis: dict, call: dict, history: tuple) -> dict:
     before = len(findings)
     raised += _sent_elsewhere(findings, call, newest, earlier, template)
     raised += _constants_lost(findings, call, newest, earlier, template)
+    raised += _items_renamed(findings, call, newest, earlier, template)
     added = len(findings) - before
     if not raised and not lost and not lowered:
         return analysis
@@ -76,7 +79,8 @@ def _errors_lost(findings: list[dict], call: dict, newest, earlier) -> list[dict
     if earlier is None or not newest or release_of(call) != newest:
         return []
     told = {f["right"]["path"] for f in findings if f["kind"] == "error_shape" and f["right"]}
-    found = lost_fields(call["snapshots"].get("response"), earlier.error_fields)
+    response = call["snapshots"].get("response")
+    found = lost_fields(response, earlier.error_fields.carried(response))
     return [f for f in found if f["right"]["path"] not in told]
 
 
@@ -113,6 +117,36 @@ def _constants_lost(findings: list, call: dict, newest, earlier, template) -> li
     found = constants_gone(
         arguments, request_leaves(snaps, template), earlier.constants, earlier.request
     )
+    told = {
+        e["path"] for f in findings if f["severity"] != "info" for e in (f["left"], f["right"]) if e
+    }
+    found = [f for f in found if f["left"]["path"] not in told]
+    findings.extend(found)
+    return found
+
+
+def _items_renamed(findings: list, call: dict, newest, earlier, template) -> list[dict]:
+    """Add a warning for each item key and list a newest call sends renamed.
+
+    A key every earlier item of its list carried, a list every earlier call sent, left out for
+    one no earlier call sent (webapp/inference/item_keys.py); not a place a finding names."""
+    snaps = call["snapshots"]
+    if not earlier or not (earlier.item_keys or earlier.lists):
+        return []
+    if not newest or release_of(call) != newest:
+        return []
+    if not snaps.get("arguments") or not snaps.get("request"):
+        return []
+    document = request_document(snaps, template)
+    payload = snaps["arguments"]["payload"]
+    # the keys the model's arguments name: their items are the model's to shape
+    argued = {
+        p.rsplit("/", 1)[-1] for p in (*leaves(payload), *item_leaves(payload), *earlier.arguments)
+    }
+    found = items_renamed(document, earlier.item_keys, frozenset(argued), earlier.request, external)
+    if earlier.lists:
+        sent = {*external_leaves(leaves(document)), *map(external, item_leaves(document))}
+        found += lists_renamed(sent, earlier.lists, earlier.request)
     told = {
         e["path"] for f in findings if f["severity"] != "info" for e in (f["left"], f["right"]) if e
     }

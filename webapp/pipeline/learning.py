@@ -9,12 +9,13 @@ their order and the workers that learnt them.
 
 from typing import NamedTuple
 
-from ..analysis import template_of
+from ..analysis import external, template_of
 from ..common.jsontext import paused_collector
 from ..inference import leaves, observe
 from ..inference.epochs import folded, presence_of, release_state
 from ..inference.error_fields import error_presence
 from ..inference.evidence import merge
+from ..inference.item_keys import item_counts
 from ..inference.leaves import item_leaves, plucked
 from ..inference.way_back import way_back_presence
 from ..store.mappings import AWAITING, LEARNT, MAX_PAIRS_PER_TOOL, RETURNING, UNLEARNT
@@ -161,6 +162,8 @@ def _counted(state: _State, calls: dict, read: tuple) -> tuple:
                         [*arguments, *listed], [*request, *sent], newest, dropped.get(key, ())
                     )
                 )
+                # how many of each list's items held each of their leaves (item_keys.py)
+                merge(paths[key], item_counts(document, newest, sent, external))
         merge(presence, paths[key])
     return per_call, paths, learnt, releases
 

@@ -17,6 +17,10 @@ NEAR = 48
 # scored pairs per assignment, about
 BUDGET = 20_000
 _TELLING = {"scaled", "type_changed", "format_changed", "enum_changed"}
+# the shortest id-like text, and the shortest paired value a composed text is told by
+MIN_ID = 6
+# the words of the shortest sentence
+PROSE_WORDS = 3
 
 
 class Node:
@@ -231,12 +235,13 @@ def _value_counts(nodes: list[Node]) -> dict:
     return counts
 
 
-def eliminate(lefts: list[Node], rights: list[Node]) -> list[tuple[Node, Node]]:
+def eliminate(lefts: list[Node], rights: list[Node], paired_texts=None) -> list[tuple[Node, Node]]:
     """Pair the only free field of a class in a region with its only counterpart.
 
     The counterpart is the only free field of that class on the other side, as deep in lists: a
     number inside a list's item and one outside that list are not the last of one kind. Two
-    small numbers that differ are not paired."""
+    small numbers that differ are not paired, nor an id-like text with a text the layer composed
+    (`paired_texts(side)`: the texts of the values already paired on a side)."""
 
     def index(nodes):
         out = {}
@@ -251,9 +256,62 @@ def eliminate(lefts: list[Node], rights: list[Node]) -> list[tuple[Node, Node]]:
         others = right_index.get(key, ())
         # two small numbers that differ (a flags field's 0, a count's 1): counts, flags and
         # indexes hold them everywhere, so being the last says nothing
-        if len(group) == 1 and len(others) == 1 and _telling(group[0], others[0]):
+        if (
+            len(group) == 1
+            and len(others) == 1
+            and _telling(group[0], others[0])
+            and not _composed_and_id(group[0], others[0], paired_texts)
+        ):
             pairs.append((group[0], others[0]))
     return pairs
+
+
+def _composed_and_id(left: Node, right: Node, paired_texts) -> bool:
+    """Tell a text the layer composed left beside an id-like text it was given.
+
+    A sentence (`Item 123 successfully updated`) or a text holding values paired elsewhere is
+    written by the layer, not one field's value changed: being the last two texts of a region
+    says nothing of a request id or a UUID left over beside it. Only on the layer's side (the
+    right): an argument's name sent as an id is a look-up, which elimination may pair."""
+    text = right.value
+    if not (isinstance(text, str) and id_like(left.value)):
+        return False
+    return prose(text) or (paired_texts is not None and holds_any(text, paired_texts(1)))
+
+
+def prose(value) -> bool:
+    """Tell a text of several words (three at least, one with a letter): a sentence."""
+    return (
+        isinstance(value, str)
+        and len(value.split()) >= PROSE_WORDS
+        and any(c.isalpha() for c in value)
+    )
+
+
+def id_like(value) -> bool:
+    """Tell an id-like text: one token with a digit (`4194357685`, a UUID)."""
+    return (
+        isinstance(value, str)
+        and value != REDACTED
+        and len(value) >= MIN_ID
+        and not any(c.isspace() for c in value)
+        and any(c.isdigit() for c in value)
+    )
+
+
+def holds_any(text: str, values) -> bool:
+    """Tell whether a text holds one of some texts standing apart in it.
+
+    No letter or digit glued to it on either side."""
+    for value in values:
+        at = text.find(value) if value != text else -1
+        while at >= 0:
+            before = text[at - 1] if at else ""
+            after = text[at + len(value) : at + len(value) + 1]
+            if not before.isalnum() and not after.isalnum():
+                return True
+            at = text.find(value, at + 1)
+    return False
 
 
 def _telling(left: Node, right: Node) -> bool:

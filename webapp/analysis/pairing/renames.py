@@ -8,13 +8,15 @@ from ...common.pointers import last, parent, resolve
 from ..values.classify import classify
 from ..values.names import names_segment, same_name
 from ..wire.locations import QUIET_ROOTS, TEXT_ROOTS, in_text
-from .assignment import Assignment, Node, eliminate
+from .assignment import Assignment, Node, eliminate, id_like
 
 # the URL path's segments, by index
 _PATH = "/path:/"
 
 # leftover nodes per side beyond which only the cheap passes run
 MAX_ASSIGNED = 20_000
+# paired values read for the texts a composed text may hold
+MAX_TEXTS = 5_000
 
 
 def pair_by_names(leftovers) -> None:
@@ -123,8 +125,34 @@ def _assign(leftovers, wanted, describe, members_only=False) -> None:
         for n in rights
         if not n.path.startswith(QUIET_ROOTS) and leftovers.free(1, n.path, memos[1])
     ]
-    for left, right in eliminate(lefts, rights):
+    for left, right in eliminate(lefts, rights, _PairedTexts(leftovers.p)):
         _pair(leftovers, left, right, "elimination")
+
+
+class _PairedTexts:
+    """The texts of the values paired on each side, read once and only when asked."""
+
+    def __init__(self, pairing):
+        self.pairing, self.found = pairing, {}
+
+    def __call__(self, side: int) -> set[str]:
+        if side not in self.found:
+            self.found[side] = paired_texts(self.pairing, side)
+        return self.found[side]
+
+
+def paired_texts(pairing, side: int) -> set[str]:
+    """Return the texts of the id-like scalars already paired on one side.
+
+    Of the first MAX_TEXTS pairs."""
+    doc = pairing.left if side == 0 else pairing.right
+    out = set()
+    for path in list(pairing.pairs if side == 0 else pairing.back)[:MAX_TEXTS]:
+        value = resolve(doc, path, None)
+        text = str(value) if type(value) in (int, str) else None
+        if text is not None and id_like(text):
+            out.add(text)
+    return out
 
 
 def _pair(leftovers, left, right, reason) -> None:

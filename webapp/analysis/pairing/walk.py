@@ -74,6 +74,8 @@ class Pairing:
         # the request's HTTP method (GET, POST...) when logged, and the body it sent (None: none)
         self.http_method: str | None = None
         self.http_body = None
+        # right paths of the query keys and form fields sent more than once
+        self.repeated: set[str] = set()
         # argument paths the layer kept for itself (rules/kept.py): never on the wire
         self.kept: frozenset = frozenset()
         # the URL path's segments, literal ones included (`calendars`), when logged

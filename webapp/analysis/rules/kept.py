@@ -22,15 +22,15 @@ KEPT = (
 # a value this short or this common is found in any text by chance
 _MIN_CHARS = 4
 _MAX_CHARS = 500
-# the arguments' text leaves looked at, and the texts searched, at most: a call's own size
-_MAX_LEAVES = 64
+# the arguments' nodes looked at, and the texts searched, at most: a call's own size
+_MAX_NODES = 256
 _MAX_TEXT = 256 * 1024
 
 
 def kept_arguments(arguments, request, response, reading) -> set[str]:
     """Return the argument paths whose text values only the result holds.
 
-    Of the arguments' text leaves (64 at most); empty when the result is too big to search."""
+    Of the arguments' first nodes (_MAX_NODES); empty when the result is too big to search."""
     result = _result_text(reading)
     if not result or not is_container(arguments):
         return set()
@@ -47,7 +47,8 @@ def kept_arguments(arguments, request, response, reading) -> set[str]:
 
 def _result_text(reading) -> str:
     """Return the text the model read, and its structured value as JSON, or ""."""
-    if reading is None:
+    # its size first: a big result is never written out again to be searched
+    if reading is None or reading.size > _MAX_TEXT:
         return ""
     parts = [reading.text or ""]
     if is_container(reading.structured):
@@ -68,24 +69,19 @@ def _text(doc) -> str:
 def _text_leaves(doc):
     """Yield (pointer, text) of a document's text leaves, breadth first.
 
-    _MAX_LEAVES at most; texts a JSON dump writes as they are (no quote, backslash or control
-    character)."""
+    Of its first _MAX_NODES nodes; texts a JSON dump writes as they are (no quote, backslash or
+    control character)."""
     todo, seen = [("", doc)], 0
-    while todo and seen < _MAX_LEAVES:
+    while todo:
         later = []
         for path, node in todo:
-            if isinstance(node, dict):
-                items = node.items()
-            elif isinstance(node, list):
-                items = enumerate(node[:_MAX_LEAVES])
-            else:
-                continue
+            items = node.items() if isinstance(node, dict) else enumerate(node)
             for key, value in items:
+                seen += 1
+                if seen > _MAX_NODES:
+                    return
                 token = str(key).replace("~", "~0").replace("/", "~1")
                 if isinstance(value, str):
-                    seen += 1
-                    if seen > _MAX_LEAVES:
-                        return
                     if len(value) <= _MAX_CHARS and value.isprintable() and not _escaped(value):
                         yield f"{path}/{token}", value
                 elif is_container(value):

@@ -24,7 +24,7 @@ from .held_whole import READ_OUT, held_whole, read_out
 from .held_whole import SETTLES as HELD_WHOLE
 from .kept import KEPT
 from .learnt import learnt_change, learnt_departures
-from .outside_body import pair_wire, quiet_added, wire_change
+from .outside_body import changed_copy, pair_wire, quiet_added, wire_change
 from .undecided import (
     LOCAL_TIME,
     argument_schemas,
@@ -180,6 +180,8 @@ def mapping_findings(pairing: Pairing, contract, bad_request_paths: set) -> list
             # a number sent as the same text where a conversion was expected: reported above
             continue
         judged = learnt_change(pairing, lp, rp, lv, rv) if pairing.relations else None
+        if judged is None and pairing.repeated:
+            judged = changed_copy(pairing, lp, rp, lv, rv)
         if judged is not None:
             out.append(judged)
             continue

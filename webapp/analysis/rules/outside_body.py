@@ -5,13 +5,15 @@ Text on the wire, joined arguments, quiet client headers."""
 from collections import Counter
 
 from ...common.pointers import ancestors, last, resolve, tokens
+from ..findings.kinds import end, finding
 from ..pairing.leftovers import pinned
-from ..values.json_values import REDACTED
+from ..values.classify import classify
+from ..values.json_values import REDACTED, show
 from ..values.names import same_name
 from ..wire.locations import body_part, in_text
 from ..wire.parameters import parameters, schema_of, separators
 from ..wire.request import is_graphql
-from ..wire.values import as_text, joined_parts, on_purpose, wire_same
+from ..wire.values import as_text, joined_parts, on_purpose, wire_reading, wire_same
 
 _GRAPHQL_TEXT = ("/query", "/operationName", "/extensions")
 
@@ -149,3 +151,26 @@ def _redacted_text(pairing, path: str) -> bool:
 
     A credential, never an argument."""
     return in_text(path) and resolve(pairing.right, path, None) == REDACTED
+
+
+def changed_copy(pairing, lp: str, rp: str, lv, rv) -> dict | None:
+    """Return the finding of a scalar argument sent twice with its copies disagreeing.
+
+    A query key or form field the layer sends more than once (its own query string, then the
+    client appending the same params) with one copy the argument as the wire writes it and
+    another changed: which copy the server reads is its own choice. None for any other pair."""
+    if rp not in pairing.repeated or not isinstance(rv, list) or isinstance(lv, (dict, list)):
+        return None
+    if not any(wire_same(lv, copy) for copy in rv):
+        return None
+    changed = next((copy for copy in rv if not wire_same(lv, copy)), None)
+    if changed is None:
+        return None
+    read = wire_reading(lv, changed)
+    kind = (classify(lv, read) or ("value_changed", ""))[0]
+    label = lp[1:] if last(lp) == last(rp) else f"{lp[1:]} -> {rp[1:]}"
+    text = (
+        f"{label}: sent {len(rv)} times, one copy {show(changed)} where the argument is "
+        f"{show(lv)} (which copy the server reads is its own choice)"
+    )
+    return finding(kind, "warning", end("arguments", lp), end("request", rp), lv, rv, text)

@@ -49,11 +49,12 @@ _RETRY = re.compile(
 
 
 def result_findings(
-    response, status: int | None, reading: Reading | None, contract
+    response, status: int | None, reading: Reading | None, contract, arguments=None
 ) -> tuple[list[dict], Pairing]:
     """Return the findings of a call's way back and its result pairing.
 
-    The pairing is of its response with its structured result."""
+    The pairing is of its response with its structured result; a result value that is one of the
+    `arguments` is the model's own value handed back."""
     pairing = Pairing(response, None)
     if reading is None:
         return [], pairing
@@ -66,7 +67,7 @@ def result_findings(
     if reading.is_error:
         out.append(_invented(reading, status))
     elif is_container(reading.structured) and is_container(response):
-        pairing, found = _structured(response, reading, contract)
+        pairing, found = _structured(response, reading, contract, arguments)
         out += found
     return out, pairing
 
@@ -283,12 +284,12 @@ def _shown(value) -> str:
         return str(value)
 
 
-def _structured(response, reading: Reading, contract) -> tuple[Pairing, list[dict]]:
+def _structured(response, reading: Reading, contract, arguments) -> tuple[Pairing, list[dict]]:
     """Pair a structured result with the response body like any stage pair.
 
     A result may leave fields out; the contract's response -> result pairs are declared."""
     pairing = pair_arguments(response, reading.structured, _way_back_pairs(contract, reading))
-    out = []
+    out, given = [], None
     for f in mapping_findings(pairing, None, set()):
         f["left"] = _moved_end(f["left"], "response", "")
         f["right"] = _moved_end(f["right"], "result", reading.prefix)
@@ -304,6 +305,11 @@ def _structured(response, reading: Reading, contract) -> tuple[Pairing, list[dic
         elif word_mapped(f):
             f["severity"] = "info"
             f["message"] += f" ({WORD_MAPPED})"
+        elif f["left"] and f["right"] and f["kind"] in _VALUE_KINDS:
+            given = _leaves(arguments) if given is None else given
+            if _echoed(f["right_value"], given):
+                f["severity"] = "info"
+                f["message"] += f" ({ECHOED})"
         out.append(f)
     return pairing, out + _unconverted(pairing, reading.prefix)
 
@@ -321,6 +327,45 @@ def _way_back_pairs(contract, reading: Reading) -> list[dict]:
         if isinstance(at, str) and at.startswith(prefix) and at[len(prefix) :][:1] in ("", "/"):
             out.append({**m, "arguments": m["response"], "request": at[len(prefix) :]})
     return out
+
+
+# changes of a value the result may hand over from the arguments instead
+_VALUE_KINDS = ("type_changed", "value_changed", "format_changed", "scaled")
+ECHOED = (
+    "the result hands back the model's own argument, as the model sent it: an echo of the "
+    "arguments, not the response's value changed"
+)
+# leaves of the arguments read for echoes, at most
+MAX_ECHO_LEAVES = 2000
+
+
+def _leaves(arguments) -> set:
+    """Return (type, value) of the arguments' scalars that tell a value apart.
+
+    Not a boolean, a small number, a short or empty text: any field holds those by chance."""
+    out, stack = set(), [arguments]
+    while stack and len(out) < MAX_ECHO_LEAVES:
+        node = stack.pop()
+        if isinstance(node, dict):
+            stack += node.values()
+        elif isinstance(node, list):
+            stack += node
+        elif _telling(node):
+            out.add((type(node), node))
+    return out
+
+
+def _telling(value) -> bool:
+    if isinstance(value, str):
+        return len(value.strip()) >= 3
+    return is_number(value) and not isinstance(value, bool) and abs(value) >= 10
+
+
+def _echoed(value, given: set) -> bool:
+    """Tell whether a result value is one of the arguments' telling scalars.
+
+    Type and all."""
+    return not is_container(value) and _telling(value) and (type(value), value) in given
 
 
 _ID_KEY = re.compile(r"(?:^|[_-])(?:id|gid|uuid)$|[a-z0-9]Id$|ID$|^(?:gid|uuid)$")

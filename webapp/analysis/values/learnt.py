@@ -16,9 +16,10 @@ import hashlib
 import json
 import math
 
+from ...common import jsontext
 from ..wire.values import as_text
 from .classify import classify
-from .json_values import is_number, same
+from .json_values import is_number, same, type_name
 from .readings import read_number
 
 WRAPPED = "wrapped "
@@ -56,6 +57,22 @@ NORMALISED = "normalised "
 FORM = "form "
 # the characters a normalisation writes in another way
 NORMAL_SEPARATORS = "-_ .:"
+# the same value in another JSON type, counted beside each call's `type_changed` with the types it
+# went between (`typed number>string`: an id sent as its text in a JSON body), so the conversion a
+# layer always makes is checked against each call: a number sent as it is departs from it
+TYPED = "typed "
+# the keys a pair counts beside its relations, none of them a relation itself
+COUNTED_APART = (KEPT, MAPS, SEEN, FORM, NORMALISED, TYPED)
+# the JSON types a conversion goes between (an integer and a fraction are both numbers)
+_TYPES = {"integer": "number", "array": "list"}
+# what each type is called in a message
+_TYPE_WORDS = {
+    "number": "a number",
+    "string": "text",
+    "boolean": "a boolean",
+    "list": "a list",
+    "object": "an object",
+}
 # inputs seen at least twice, always with one output, before a table is a function
 MIN_LOOKUP_REPEATS = 3
 # the share of an input's calls its usual output must hold
@@ -186,6 +203,47 @@ def _item_shows(item: str, part: str) -> str | None:
     if item == part:
         return form_key(item) or ""
     return normalised_name(item, part)
+
+
+def typed_key(a, b) -> str | None:
+    """Return the types a value changed between (`typed number>string`), or None.
+
+    None when they are one type, or either is null."""
+    x, y = json_type(a), json_type(b)
+    return f"{TYPED}{x}>{y}" if x != y and "null" not in (x, y) else None
+
+
+def json_type(value) -> str:
+    """Return a value's JSON type, a number whole or not: `number`, `string`, `list`..."""
+    found = type_name(value)
+    return _TYPES.get(found, found)
+
+
+def _typed(name: str) -> tuple[str, str]:
+    source, _, target = name[len(TYPED) :].partition(">")
+    return source, target
+
+
+def _converted(name: str, a):
+    """Return `a` in the type a `typed` relation gives, or NOTHING.
+
+    NOTHING when `a` is not of the type it converts from, or the conversion is no plain reading
+    (a list written as JSON text: its spacing is the encoder's)."""
+    source, target = _typed(name)
+    if json_type(a) != source:
+        return NOTHING
+    if target == "string" and source in ("number", "boolean"):
+        return as_text(a)
+    if source == "string" and target == "number":
+        number = read_number(a)
+        return NOTHING if number is None else number
+    if source == "string" and target in ("list", "object"):
+        try:
+            decoded = jsontext.loads(a)
+        except ValueError:
+            return NOTHING
+        return decoded if json_type(decoded) == target else NOTHING
+    return NOTHING
 
 
 def relation_name(a, b) -> str | None:
@@ -339,6 +397,8 @@ def looked_up(table: dict, a, b) -> bool | None:
 
 def gives(name: str, a):
     """Return what the relation `name` gives for `a`, or NOTHING when it cannot apply."""
+    if name.startswith(TYPED):
+        return _converted(name, a)
     if name.startswith(WRAPPED):
         prefix, suffix = json.loads(name[len(WRAPPED) :])
         text = as_text(a) if not isinstance(a, (dict, list)) else None
@@ -370,6 +430,10 @@ def follows(name: str, a, b) -> bool:
 
     A one-item list sent as its item follows a join; a kind such as "enum_changed" is followed by a
     change of that kind."""
+    if name.startswith(TYPED):
+        found = classify(a, b)
+        types = (json_type(a), json_type(b))
+        return bool(found) and found[0] == "type_changed" and _typed(name) == types
     given = gives(name, a)
     if given is not NOTHING:
         return _same(given, b) or _one_item(name, a, b)
@@ -380,7 +444,11 @@ def follows(name: str, a, b) -> bool:
 def changes(name: str, a) -> bool:
     """Tell whether the relation `name` changes `a`.
 
-    Then `a` sent as it is departs from it."""
+    Then `a` sent as it is departs from it: a conversion changes every value of the type it
+    converts from (a list it would write as JSON text too)."""
+    if name.startswith(TYPED):
+        source, target = _typed(name)
+        return json_type(a) == source and (_converted(name, a) is not NOTHING or target == "string")
     given = gives(name, a)
     return given is not NOTHING and not _same(given, a) and not _one_item(name, a, a)
 
@@ -389,6 +457,8 @@ def expected_kind(name: str, a, b) -> str:
     """Return the finding kind of a departure.
 
     type_changed when the relation gives another type."""
+    if name.startswith(TYPED):
+        return "type_changed"
     given = gives(name, a)
     if given is not NOTHING and isinstance(given, list) != isinstance(b, list):
         return "type_changed"
@@ -410,6 +480,9 @@ def describe(name: str) -> str:
         return "looked up (the same input always gave the same output)"
     if name.startswith(NORMALISED):
         return _describe_normalised(name)
+    if name.startswith(TYPED):
+        source, target = (_TYPE_WORDS.get(t, t) for t in _typed(name))
+        return f"{source} sent as {target}"
     return name
 
 
@@ -428,6 +501,11 @@ def is_function(name: str | None) -> bool:
     if name and name.startswith(SCALED):
         return name[len(SCALED) :][:1] in ("x", "/")
     return bool(name) and name.startswith((WRAPPED, JOINED, SPLIT, AT_MOST, AT_LEAST, NORMALISED))
+
+
+def is_typed(name: str | None) -> bool:
+    """Tell whether a relation converts to another JSON type (`typed number>string`)."""
+    return bool(name) and name.startswith(TYPED)
 
 
 def is_bound(name: str | None) -> bool:

@@ -66,6 +66,8 @@ class Request:
         # path segments named by index: those no argument explains are quiet
         self.untemplated = untemplated
         self.url = url
+        # internal pointers of the query keys and form fields sent more than once
+        self.repeated: set[str] = set()
 
     def url_template(self, back: dict) -> str | None:
         """Return the URL template this call shows.
@@ -137,7 +139,10 @@ def read_request(
     method = http.get("method") if isinstance(http.get("method"), str) else None
     if url is None and not form:
         return Request(body, body, method=method)
-    parts, untemplated = {"form": read_params(body) if form else {}}, False
+    # the pointers of keys sent more than once, per location
+    repeats = {"form": [], "query": []}
+    parts = {"form": read_params(body, repeats["form"]) if form else {}}
+    untemplated = False
     if body == "" or form:
         # a GET logged with an empty body sent none; a form body is read as fields
         body = None
@@ -146,7 +151,7 @@ def read_request(
         found = match_template(template, path) if template else None
         if found is None:
             found, untemplated = variable_segments(path, _texts(arguments)), True
-        parts["path"], parts["query"] = found, read_query(url)
+        parts["path"], parts["query"] = found, read_query(url, repeats["query"])
     parts["header"] = {k: v for k, v in read_headers(headers).items() if k != "content-type"}
     parts = {name: value for name, value in parts.items() if value or (name == "form" and form)}
     if not (body is None or isinstance(body, dict)) or (
@@ -161,7 +166,7 @@ def read_request(
     document = dict(body or {})
     for name, value in parts.items():
         document[f"{name}:"] = value
-    return Request(
+    request = Request(
         document,
         body,
         True,
@@ -170,6 +175,8 @@ def read_request(
         url,
         method,
     )
+    request.repeated = {f"/{name}:{path}" for name, found in repeats.items() for path in found}
+    return request
 
 
 def body_part(document):

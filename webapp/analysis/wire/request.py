@@ -9,6 +9,7 @@ from urllib.parse import parse_qsl, unquote, urlsplit
 import re2
 
 from ...common import jsontext
+from ...common.pointers import child
 
 _BRACKETS = re.compile(r"\[([^\[\]]*)\]")
 _FORM_TEXT = re.compile(r"^[^=&\s]+=[^&\s]*(&[^=&\s]+=[^&\s]*)*$")
@@ -46,16 +47,19 @@ _SECRET_HEADER = re.compile(
 )
 
 
-def read_params(text: str) -> dict:
+def read_params(text: str, repeats: list | None = None) -> dict:
     """Read a query string or form body into an object.
 
-    Repeated keys and `a[]=` give lists, `a[k]=` and `a[0][k]=` nest (Rack and Stripe style); values
-    are text, percent-decoded."""
+    Keys repeated with other values and `a[]=` give lists, `a[k]=` and `a[0][k]=` nest (Rack and
+    Stripe style); values are text, percent-decoded. A key repeated with one and the same value is
+    that value sent twice (a client appending the params the layer already wrote): read once, and
+    its pointer added to `repeats`; repeated with other values, its pointer too."""
     out: dict = {}
     for key, value in parse_qsl(text, keep_blank_values=True, max_num_fields=None)[:MAX_PARAMS]:
         head, tokens = _split_key(key)
         _put(out, [head, *tokens], value)
-    return {k: _lists(v) for k, v in out.items()}
+    found = [] if repeats is None else repeats
+    return {k: _lists(v, child("", k), found) for k, v in out.items()}
 
 
 def _split_key(key: str) -> tuple[str, list[str]]:
@@ -104,12 +108,14 @@ class _Repeated(list):
         return _Repeated(list.__add__(self, other))
 
 
-def _lists(node):
+def _lists(node, path: str, repeats: list):
     """Turn nested holders into JSON.
 
-    Dense 0..n-1 keys (or appended ones) into lists."""
+    Dense 0..n-1 keys (or appended ones) into lists; a key sent again with the same value into
+    that value, its pointer noted in `repeats` (as is one sent again with other values)."""
     if isinstance(node, _Repeated):
-        return list(node)
+        repeats.append(path)
+        return node[0] if all(value == node[0] for value in node) else list(node)
     if not isinstance(node, dict):
         return node
     keys = list(node)
@@ -117,8 +123,8 @@ def _lists(node):
         indexes = sorted(int(k) for k in keys)
         if indexes == list(range(len(indexes))):
             by_index = {int(k): v for k, v in node.items()}
-            return [_lists(by_index[i]) for i in indexes]
-    return {str(k): _lists(v) for k, v in node.items()}
+            return [_lists(by_index[i], child(path, i), repeats) for i in indexes]
+    return {str(k): _lists(v, child(path, str(k)), repeats) for k, v in node.items()}
 
 
 def _split(url: str):
@@ -131,12 +137,12 @@ def _split(url: str):
         return None
 
 
-def read_query(url: str) -> dict:
+def read_query(url: str, repeats: list | None = None) -> dict:
     """Read the query parameters of a URL.
 
-    A GraphQL `variables` parameter holding JSON is parsed."""
+    A GraphQL `variables` parameter holding JSON is parsed; `repeats` as `read_params` fills it."""
     parts = _split(url)
-    params = read_params(parts.query) if parts else {}
+    params = read_params(parts.query, repeats) if parts else {}
     variables = params.get("variables")
     if isinstance(variables, str) and variables.startswith("{"):
         try:

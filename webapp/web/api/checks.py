@@ -8,11 +8,14 @@ from flask import Blueprint, jsonify
 from ...analysis import CheckError, call_snapshots, checked_url
 from ...common import jsontext
 from ...common.stages import NAMES
+from ...ingest import parse_json_string
+from ...ingest.model import RecordError
 from ...pipeline.checks import check_stored
 from ...store.toolcalls import known_tool
 from ..bodies import whole_body
 from ..db import get_store
 from ..errors import ApiError
+from .ingest import limits
 
 bp = Blueprint("checks", __name__)
 
@@ -42,8 +45,26 @@ def check():
         )
     if not known_tool(get_store(), tool):
         raise ApiError(404, "tool_not_found", f"no tool {tool[:80]!r}: no contract and no calls")
+    texts = _parse_json_texts(payloads)
     snapshots = call_snapshots(payloads, status, http, is_error)
+    for name in texts:
+        snapshots[name]["logged_as_string"] = True
     return jsonify(check_stored(get_store(), tool, snapshots, status is not None))
+
+
+def _parse_json_texts(payloads: dict) -> list[str]:
+    """Parse each payload that is JSON text, as ingest parses it; return their names.
+
+    OpenAI's tool_calls[].function.arguments is such text: stored calls hold it parsed."""
+    texts = []
+    for name, payload in payloads.items():
+        try:
+            payloads[name], as_string = parse_json_string(payload, limits().max_depth)
+        except RecordError as error:
+            raise ApiError(400, "bad_parameter", f"{name}: {error.message}") from None
+        if as_string:
+            texts.append(name)
+    return texts
 
 
 def _object_body() -> dict:

@@ -4,7 +4,7 @@ Pure, skips equal subtrees."""
 
 from collections import deque
 
-from ...analysis import pair_by_id
+from ...analysis import external, pair_by_id, request_document, segments, url_path
 from ...common import jsontext
 from ...common.pointers import child
 from ...common.stages import CORE
@@ -154,7 +154,10 @@ def compare_calls(call_a: dict, call_b: dict, stages=CORE) -> list[dict]:
                 }
             )
             continue
-        rows = compare_values(snap_a["payload"], snap_b["payload"])
+        if stage == "request" and (_url(snap_a) or _url(snap_b)):
+            rows = _located_rows(call_a["snapshots"], call_b["snapshots"])
+        else:
+            rows = compare_values(snap_a["payload"], snap_b["payload"])
         out.append(
             {
                 "stage": stage,
@@ -164,3 +167,29 @@ def compare_calls(call_a: dict, call_b: dict, stages=CORE) -> list[dict]:
             }
         )
     return out
+
+
+def _url(snapshot: dict) -> str | None:
+    return (snapshot.get("http") or {}).get("url")
+
+
+def _located_rows(snapshots_a: dict, snapshots_b: dict) -> list[dict]:
+    """Compare two requests where their fields travel: body, query string, path, headers.
+
+    A GET sends no body: its arguments are in the URL. Rows name the fields as findings do
+    (`query:/status`, `path:/0`)."""
+    rows = compare_values(_located(snapshots_a), _located(snapshots_b))
+    for row in rows:
+        row["ptr"], row["ptr_b"] = external(row["ptr"]), external(row["ptr_b"])
+    return rows
+
+
+def _located(snapshots: dict):
+    """Return the request as the analysis reads it, its URL's path segments included."""
+    request = snapshots["request"]
+    document = request_document(snapshots)
+    url = _url(request)
+    if not isinstance(document, dict) or url is None or "path:" in document:
+        return document
+    parts = segments(url_path(url))
+    return {**document, "path:": {str(i): part for i, part in enumerate(parts)}}
