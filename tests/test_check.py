@@ -267,6 +267,22 @@ def test_a_folder_without_fixtures_exits_2(tmp_path):
     one_line_error(check(tmp_path), 2, "holds no fixture folder")
 
 
+def test_a_folder_without_fixtures_beside_others_is_reported_and_the_others_still_checked(
+    fixture_folders, tmp_path
+):
+    # a CI glob (`fixtures/*`) easily names an empty folder: the others are still checked
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    junit = tmp_path / "report.xml"
+    result = check(tmp_path / "fixtures", empty, "--junit", junit)
+    assert result.exit_code == 2, result.output
+    assert f"{empty} holds no fixture folder" in result.output
+    assert f"{len(fixture_folders) + 1} calls:" in result.output, result.output
+    assert "1 could not be checked" in result.output
+    names = [case.get("name") for case in ElementTree.parse(junit).getroot().iter("testcase")]
+    assert str(empty) in names and len(names) == len(fixture_folders) + 1
+
+
 def test_folders_share_one_contract_file_and_each_call_json_picks_its_tool(tmp_path):
     for name, limit in (("clean", 5), ("sent-a-string", "5")):
         folder = tmp_path / name

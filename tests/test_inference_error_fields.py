@@ -188,3 +188,30 @@ def test_counts_kept_before_statuses_were_counted_judge_by_the_tools_envelope():
     assert [f["right"]["path"] for f in lost_fields(lost, learnt_here.carried(lost))] == [
         "/documentation_url"
     ]
+
+
+def test_a_tool_with_too_few_error_answers_is_judged_by_its_services():
+    # Cloudflare's v4 envelope from another tool of the same API: `{success, errors: [{code,
+    # message}]}`; this tool's own history holds one error answer
+    def v4(status, code, message=None):
+        error = {"code": code} | ({"message": message} if message else {})
+        return answer({"success": False, "errors": [error], "messages": []}, status)
+
+    own = [v4(403, 10000, "Authentication error")]
+    others = [v4(400, 10014, "already exists"), v4(403, 10000, "Authentication error")]
+    presence: dict = {}
+    for response in own:
+        merge(presence, error_presence(response, False))
+    service = {key: dict(counts) for key, counts in presence.items()}
+    for response in others:
+        merge(service, error_presence(response, False))
+    alone, pooled = envelopes(presence, established), envelopes(presence, established, service)
+    lost = v4(429, 971)
+    assert lost_fields(lost, alone.carried(lost)) == []
+    assert [f["right"]["path"] for f in lost_fields(lost, pooled.carried(lost))] == [
+        "/errors/0/message"
+    ]
+    assert lost_fields(v4(429, 971, "slow down"), pooled.carried(v4(429, 971, "x"))) == []
+    # its own answers, when enough, come first: the service's share less
+    mine = envelope_of(v4(404, 7003, "Not found"), v4(404, 7003, "Not found"))
+    assert pooled.service is not None and mine.service is None

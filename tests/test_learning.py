@@ -203,3 +203,45 @@ def test_calls_a_read_analyses_first_teach_as_those_the_analyser_does(store, ref
     assert store.path_counts(TOOL) == analysed.path_counts(TOOL)
     assert store.evidence(TOOL) == analysed.evidence(TOOL)
     analysed.close()
+
+
+def service_call(n: int, tool: str, release: str, answer: dict | None) -> list[dict]:
+    """Return the events of a call to one service, answered by `answer` (an error) or a success."""
+    common = {
+        "trace_id": f"{n + 1:032x}",
+        "call_id": "call_01",
+        "tool": tool,
+        "ts": f"2026-11-20T{9 + n // 60:02d}:{n % 60:02d}:00Z",
+        "release": release,
+    }
+    url = f"https://api.example.com/v1/{tool}/{n}"
+    status, body = (429, answer) if answer is not None else (200, {"id": n})
+    return [
+        {**common, "snapshot": "arguments", "payload": {"id": n}},
+        {**common, "snapshot": "request", "payload": None, "http": {"method": "GET", "url": url}},
+        {**common, "snapshot": "response", "payload": body, "http": {"status_code": status}},
+    ]
+
+
+@pytest.mark.parametrize("order", ["service first", "tool first"])
+def test_a_tool_without_error_answers_of_its_own_is_judged_by_its_services(store, order):
+    throttled = {"errors": [{"code": "rate_limited", "message": "Slow down"}]}
+    # another tool of the service answered errors; this one only succeeded before
+    service = [
+        e
+        for n in range(8)
+        for e in service_call(n, "listOrders", "1.0", throttled if n % 2 else None)
+    ]
+    tool = [e for n in range(8, 16) for e in service_call(n, "getOrder", "1.0", None)]
+    # the service's newest release: what its earlier ones answered is what counts
+    newest = [
+        *service_call(16, "getOrder", "1.1", {"errors": [{"code": "rate_limited"}]}),
+        *service_call(17, "getOrder", "1.1", throttled),
+        *service_call(18, "listOrders", "1.1", None),
+    ]
+    for part in (service, tool, newest) if order == "service first" else (tool, newest, service):
+        send(store, part)
+        pipeline.catch_up(store)
+    pipeline.catch_up(store)
+    assert lost_fields(store, 16) == [("error_shape", "warning", "/errors/0/message")]
+    assert lost_fields(store, 17) == []

@@ -598,3 +598,18 @@ def test_a_page_asked_for_wrongly_answers_400_in_the_site_layout(client, path, w
     assert response.status_code == 400 and response.mimetype == "text/html"
     assert "<nav>" in html and "<title>Bad request · tracediff</title>" in html
     assert words in html and "<b>1</b>" not in html
+
+
+@pytest.mark.parametrize("suffix", [".json", ".md"])
+def test_a_trace_whose_id_ends_as_a_twin_has_its_page_where_the_list_links(client, suffix):
+    # trace ids are any printable text: `/traces/export.json` is the page of trace export.json
+    # while no trace `export` exists (the list links there), its twins one suffix further on
+    trace_id = f"export{suffix}"
+    event = {"trace_id": trace_id, "call_id": "c1", "snapshot": "arguments", "payload": {"a": 1}}
+    assert client.post("/api/v1/ingest", json=event).get_json()["accepted"] == 1
+    assert f'href="/traces/{trace_id}"' in client.get("/").get_data(as_text=True)
+    page = client.get(f"/traces/{trace_id}")
+    assert page.status_code == 200 and page.mimetype == "text/html"
+    assert f"<code>{trace_id}</code>" in page.get_data(as_text=True)
+    assert client.get(f"/traces/{trace_id}.json").get_json()["trace_id"] == trace_id
+    assert trace_id in client.get(f"/traces/{trace_id}.md").get_data(as_text=True)

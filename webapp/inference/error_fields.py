@@ -58,19 +58,28 @@ class Envelope:
     by_status: tuple = ()
     # the paths every earlier error answer carried, one of them at least: an empty answer's
     once: frozenset = frozenset()
+    # what the earlier error answers of every tool of its service carried (its own among them):
+    # the fallback where its own history holds too few
+    service: "Envelope | None" = None
 
     def carried(self, response: dict | None) -> frozenset:
         """Return the paths an error answer is judged against.
 
-        Its status' own envelope when the history holds one; else the tool's, or for an
-        answer with an empty body, what every earlier answer carried, however few."""
+        Its status' own envelope where the history holds one, the tool's first, then its
+        service's; else the tool's, or its service's; for an answer with an empty body, what
+        every earlier answer carried, however few."""
         status = status_code(response) if response else None
-        mine = [paths for s, paths in self.by_status if s == status]
-        if mine:
-            return mine[0]
-        body = response.get("payload") if response else None
-        # `once` is `every` when the history holds MIN_ERROR_ANSWERS answers
-        return self.once if body == {} else self.every
+        mine = [self, *([self.service] if self.service else [])]
+        for known in mine:
+            found = [paths for s, paths in known.by_status if s == status]
+            if found:
+                return found[0]
+        for known in mine:
+            if known.every:
+                return known.every
+        if (response.get("payload") if response else None) != {}:
+            return frozenset()
+        return next((known.once for known in mine if known.once), frozenset())
 
 
 def envelope(presence: dict, established) -> frozenset:
@@ -82,8 +91,11 @@ def envelope(presence: dict, established) -> frozenset:
     return _carried(presence, established, "calls", MIN_ERROR_ANSWERS)
 
 
-def envelopes(presence: dict, established) -> Envelope:
-    """Return what the earlier error answers carried: all of them, and per status."""
+def envelopes(presence: dict, established, service: dict | None = None) -> Envelope:
+    """Return what the earlier error answers carried: all of them, and per status.
+
+    `service` holds the error counts of the tool's service, its own among them: what its
+    `service` envelope is learnt from."""
     answers = established(presence.get((SIDE, ""), {}))
     statuses = sorted(
         int(key[len(STATUS) :])
@@ -97,6 +109,7 @@ def envelopes(presence: dict, established) -> Envelope:
             for status in statuses
         ),
         _carried(presence, established, "calls", 1),
+        envelopes(service, established) if service else None,
     )
 
 

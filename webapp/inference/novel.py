@@ -54,11 +54,14 @@ class Earlier:
     lists: tuple = ()
 
 
-def earlier_fields(presence: dict, releases, evidence: dict | None = None) -> Earlier | None:
+def earlier_fields(
+    presence: dict, releases, evidence: dict | None = None, service: dict | None = None
+) -> Earlier | None:
     """Return the paths held by calls of releases before the newest.
 
     None without such history. With the tool's pair `evidence`, the place each argument always
-    went to too."""
+    went to too; with `service` (the error counts of every tool of its service), what their
+    error answers carried."""
     if not several(releases):
         return None
     held = {(side, path) for (side, path), c in presence.items() if established(c).get("calls", 0)}
@@ -81,7 +84,7 @@ def earlier_fields(presence: dict, releases, evidence: dict | None = None) -> Ea
             and not established(c).get("dropped", 0)
             and path not in constant
         ),
-        envelopes(presence, established),
+        envelopes(presence, established, service),
         learnt_places(evidence, presence, releases) if evidence else (),
         learnt_constants(presence, evidence, MIN_EARLIER_CALLS),
         learnt_item_keys(presence),

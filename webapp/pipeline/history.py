@@ -5,7 +5,9 @@ Applied to the call's analysis."""
 from ..analysis import external, request_document, sort_findings, template_of, worst
 from ..inference import leaves
 from ..inference.constants import constants_gone
+from ..inference.error_fields import SIDE as ERROR_SIDE
 from ..inference.error_fields import lost_fields
+from ..inference.evidence import merge
 from ..inference.item_keys import items_renamed, lists_renamed
 from ..inference.leaves import item_leaves
 from ..inference.novel import earlier_fields, flag_new_fields
@@ -13,6 +15,9 @@ from ..inference.places import flag_sent_elsewhere, sent_elsewhere
 from ..inference.way_back import judge_way_back, way_back_tables
 from ..store.inference_state import MAX_PATHS_PER_TOOL
 from .mappings import external_leaves, request_leaves
+
+# the other tools of a service whose error answers a tool's are judged by
+MAX_SERVICE_TOOLS = 50
 
 
 def tool_history(store, tool: str | None) -> tuple:
@@ -26,10 +31,26 @@ def tool_history(store, tool: str | None) -> tuple:
     if len(presence) >= MAX_PATHS_PER_TOOL:
         # paths past the cap were never counted: no verdict from them
         return releases.get("newest"), None, None, {}
-    earlier = earlier_fields(presence, releases, store.evidence(tool))
+    earlier = earlier_fields(
+        presence, releases, store.evidence(tool), _service_errors(store, tool, presence)
+    )
     wanted = earlier and (earlier.places or earlier.constants or earlier.item_keys or earlier.lists)
     template = template_of(store.get_tool(tool)) if wanted else None
     return releases.get("newest"), earlier, template, way_back_tables(presence, releases)
+
+
+def _service_errors(store, tool: str, presence: dict) -> dict | None:
+    """Return the error counts of every tool of a tool's services, its own among them.
+
+    Its services are the hosts its requests went to; None when it shares none."""
+    hosts = sorted(path for side, path in presence if side == "host")
+    others = sorted({t for host in hosts for t in store.service_tools(host)} - {tool})
+    if not others:
+        return None
+    pooled = {key: dict(counts) for key, counts in presence.items() if key[0] == ERROR_SIDE}
+    for other in others[:MAX_SERVICE_TOOLS]:
+        merge(pooled, store.side_counts(other, ERROR_SIDE))
+    return pooled
 
 
 def judged_by_history(analysis: dict, call: dict, history: tuple) -> dict:

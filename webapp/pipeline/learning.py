@@ -8,11 +8,13 @@ their order and the workers that learnt them.
 """
 
 from typing import NamedTuple
+from urllib.parse import urlsplit
 
 from ..analysis import external, template_of
 from ..common.jsontext import paused_collector
 from ..inference import leaves, observe
-from ..inference.epochs import folded, presence_of, release_state
+from ..inference.epochs import established, folded, presence_of, release_state
+from ..inference.error_fields import SIDE as ERROR_SIDE
 from ..inference.error_fields import error_presence
 from ..inference.evidence import merge
 from ..inference.item_keys import item_counts
@@ -102,7 +104,7 @@ def _learn_tool(store, tool: str, calls: dict, read: tuple) -> None:
             return
         if state != outside:
             counted = _counted(state, calls, read)
-        before = judged_by(store, tool)
+        before, errors = judged_by(store, tool), _errors(store, tool)
         per_call, paths, learnt, releases = counted
         store.add_evidence_in(
             conn, tool, per_call, paths=paths, releases=releases, fold=folded, learnt=learnt
@@ -111,6 +113,39 @@ def _learn_tool(store, tool: str, calls: dict, read: tuple) -> None:
             # what the tool's verdicts read changed (a newer release came, an older one's calls
             # came late, a relation or a place settled): its newest calls are judged again
             store.reanalyse_recent_in(conn, tool)
+        _join_services(store, conn, tool, paths, errors)
+
+
+def _errors(store, tool: str) -> dict:
+    """Return what a tool's earlier error answers teach its service: their counts."""
+    return {k: established(c) for k, c in store.side_counts(tool, ERROR_SIDE).items()}
+
+
+def _join_services(store, conn, tool: str, paths: dict, errors: dict) -> None:
+    """Note a tool's services; queue their other tools when it taught them.
+
+    The services are the hosts its calls went to. Each tool of a service judges its error answers by what every tool's earlier ones carried
+    where its own are too few (webapp/pipeline/history.py): when this tool's earlier error
+    answers changed, the others' newest calls are judged again."""
+    hosts = sorted({path for counts in paths.values() for side, path in counts if side == "host"})
+    for host in hosts:
+        store.add_service_tool_in(conn, host, tool)
+    if _errors(store, tool) == errors:
+        return
+    known = {host for _, host in store.side_counts(tool, "host")}
+    for other in sorted({t for host in known for t in store.service_tools(host)} - {tool}):
+        store.reanalyse_recent_in(conn, other)
+
+
+def _host(request: dict) -> str | None:
+    """Return the host a request went to, lower-cased; None without a URL."""
+    url = (request.get("http") or {}).get("url")
+    if not isinstance(url, str):
+        return None
+    try:
+        return urlsplit(url).hostname
+    except ValueError:
+        return None
 
 
 def _counted(state: _State, calls: dict, read: tuple) -> tuple:
@@ -164,6 +199,10 @@ def _counted(state: _State, calls: dict, read: tuple) -> tuple:
                 )
                 # how many of each list's items held each of their leaves (item_keys.py)
                 merge(paths[key], item_counts(document, newest, sent, external))
+            host = _host(snaps["request"])
+            if host:
+                # the service its requests go to (webapp/pipeline/history.py pools its errors)
+                paths[key][("host", host)] = {"calls": 1}
         merge(presence, paths[key])
     return per_call, paths, learnt, releases
 

@@ -11,6 +11,11 @@ CHANGES_SHOWN = 20
 SELECT_PATHS = "SELECT side, path, counts FROM mapping_paths WHERE tool = ?"
 UPSERT_PATH = """INSERT INTO mapping_paths (tool, side, path, counts) VALUES (?, ?, ?, ?)
  ON CONFLICT (tool, side, path) DO UPDATE SET counts = excluded.counts"""
+# the tools of one service (the host their requests go to) are rows of a name no tool has
+SERVICE = "\x1fservice:"
+ADD_MEMBER = """INSERT INTO mapping_paths (tool, side, path, counts) VALUES (?, 'tools', ?, '{}')
+ ON CONFLICT (tool, side, path) DO NOTHING"""
+SELECT_SIDE = "SELECT path, counts FROM mapping_paths WHERE tool = ? AND side = ?"
 UPSERT_RELEASES = """INSERT INTO tool_releases (tool, state) VALUES (?, ?)
  ON CONFLICT (tool) DO UPDATE SET state = excluded.state"""
 
@@ -24,6 +29,18 @@ class InferenceState:
             (side, path): loads(counts)
             for side, path, counts in self.db.execute(SELECT_PATHS, (tool,))
         }
+
+    def side_counts(self, tool: str, side: str) -> dict:
+        """Return {(side, path): counts} of one side of a tool's path counts."""
+        return {(side, path): loads(c) for path, c in self.db.execute(SELECT_SIDE, (tool, side))}
+
+    def service_tools(self, host: str) -> list[str]:
+        """Return the tools whose requests went to a host: one service's tools."""
+        return [path for path, _ in self.db.execute(SELECT_SIDE, (SERVICE + host, "tools"))]
+
+    def add_service_tool_in(self, conn, host: str, tool: str) -> None:
+        """Note, in the caller's transaction, that a tool's requests go to a host."""
+        conn.execute(ADD_MEMBER, (SERVICE + host, tool))
 
     def release_state(self, tool: str) -> dict:
         """Return the tool's release state {"newest", "seen"}.

@@ -146,16 +146,20 @@ def single_case(
     return Case("check", files, snapshots, contract, contract_file, status is not None)
 
 
-def fixture_folders(roots) -> list[Path]:
+def fixture_folders(roots) -> list[Path | InputError]:
     """Return every folder under the roots that holds a fixture file, in order.
 
-    Refuse a root with none."""
-    found = []
+    A root with none is its InputError, in its place; refuse roots that all hold none."""
+    found: list[Path | InputError] = []
     for root in map(Path, roots):
         folders = sorted(p for p in [root, *root.rglob("*")] if p.is_dir() and _holds_fixtures(p))
         if not folders:
-            raise InputError(f"{root} holds no fixture folder ({', '.join(_FOLDER_FILES)})", root)
+            found.append(
+                InputError(f"{root} holds no fixture folder ({', '.join(_FOLDER_FILES)})", root)
+            )
         found += [folder for folder in folders if folder not in found]
+    if all(isinstance(item, InputError) for item in found):
+        raise found[0]
     return found
 
 
@@ -168,11 +172,13 @@ def _holds_fixtures(folder: Path) -> bool:
 
 
 def folder_case(
-    folder: Path, contract_file: str | None, tool: str | None, status: int | None
+    folder: Path | InputError, contract_file: str | None, tool: str | None, status: int | None
 ) -> Case:
     """Read one fixture folder.
 
-    A folder that cannot be read is a Case with its error."""
+    A folder that cannot be read (or a root that holds none) is a Case with its error."""
+    if isinstance(folder, InputError):
+        return Case(str(folder.path), error=str(folder), error_file=None)
     try:
         call = _call_file(folder)
         status = call.get("status", status)

@@ -103,11 +103,26 @@ def index_json():
 
 
 def _trace_or_404(trace_id: str) -> dict:
-    found = pipeline.fresh_trace(get_store(), trace_id, current_app.config.get("ANALYSIS_BUDGET"))
+    found = _trace_or_none(trace_id)
     if found is None:
         abort(404, description=f"no trace with id {trace_id}")
+    return found
+
+
+def _trace_or_none(trace_id: str) -> dict | None:
+    found = pipeline.fresh_trace(get_store(), trace_id, current_app.config.get("ANALYSIS_BUDGET"))
     # each finding names its problem (TD-42)
-    return link_problems(found, get_store().problem_ids)
+    return None if found is None else link_problems(found, get_store().problem_ids)
+
+
+def _own_page_or_404(stem: str, suffix: str):
+    """Show the page of a trace whose own id is stem + suffix, else 404.
+
+    Trace ids are any printable text: `/traces/export.json` is the page of a trace export.json (the
+    list links there) while no trace `export` exists; its twins are one suffix further on."""
+    if get_store().get_trace(stem + suffix, catch_up=False) is None:
+        abort(404, description=f"no trace with id {stem}")
+    return trace(stem + suffix)
 
 
 def _call_or_404(trace: dict, call_id: str | None) -> dict:
@@ -182,13 +197,16 @@ def _earlier_versions(trace_id: str, call: dict) -> dict:
 @bp.get("/traces/<path:trace_id>.json")
 def trace_json(trace_id):
     """Return the trace page's data as JSON."""
-    return jsonify(_trace_or_404(trace_id))
+    found = _trace_or_none(trace_id)
+    return jsonify(found) if found is not None else _own_page_or_404(trace_id, ".json")
 
 
 @bp.get("/traces/<path:trace_id>.md")
 def trace_markdown(trace_id):
     """Return a Markdown ticket summary of the trace."""
-    found = _trace_or_404(trace_id)
+    found = _trace_or_none(trace_id)
+    if found is None:
+        return _own_page_or_404(trace_id, ".md")
     permalink = url_for("views.trace", trace_id=trace_id, _external=True)
     problem_url = lambda pid: url_for("problems_pages.problem_page", problem_id=pid, _external=True)  # noqa: E731
     return Response(exports.trace_markdown(found, permalink, problem_url), mimetype="text/markdown")

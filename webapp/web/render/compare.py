@@ -174,7 +174,7 @@ def _url(snapshot: dict) -> str | None:
 
 
 def _located_rows(snapshots_a: dict, snapshots_b: dict) -> list[dict]:
-    """Compare two requests where their fields travel: body, query string, path, headers.
+    """Compare two requests where fields travel: body, query string, path, headers.
 
     A GET sends no body: its arguments are in the URL. Rows name the fields as findings do
     (`query:/status`, `path:/0`)."""
