@@ -431,3 +431,42 @@ def test_the_last_number_inside_a_lists_item_is_not_paired_with_one_outside_the_
     # the last numbers on each side, as deep in lists, still pair by elimination
     found = only(call({"q": "rome", "seats": 2}, {"query": "rome", "quantity": 3}), "value_changed")
     assert found["reason"] == "elimination"
+
+
+def _chain(keys, leaf):
+    for key in reversed(keys):
+        leaf = {key: leaf}
+    return leaf
+
+
+def test_nested_one_key_objects_pair_level_by_level_down_to_the_changed_leaf():
+    keys = [f"k{level % 3}" for level in range(60)]
+    arguments = {"trees": [_chain(keys, {"leaf": n, "name": f"n{n}"}) for n in range(3)]}
+    request = {"trees": [_chain(keys, {"leaf": str(n), "name": f"n{n}"}) for n in range(3)]}
+    found = call(arguments, request)["findings"]
+    leaves = [f"/trees/{n}/" + "/".join(keys) + "/leaf" for n in range(3)]
+    assert [(f["kind"], ends(f), f["transform"]) for f in found] == [
+        ("type_changed", (leaf, leaf), "integer>string") for leaf in leaves
+    ]
+    assert {f["reason"] for f in found} == {"path"}
+
+
+@pytest.mark.parametrize("depth", [1, 2, 5])
+def test_a_mapped_key_inside_one_key_objects_is_not_paired_by_its_path(depth):
+    # the mapping sends /a/.../b to a request field the call lacks: dropped, not paired in place
+    keys = ["a"] * depth + ["b"]
+    arguments, request = _chain(keys, {"c": 5}), _chain(keys, {"c": 6})
+    pointer = "/" + "/".join(keys)
+    contract = {"mapping": [{"arguments": pointer, "request": "/elsewhere"}]}
+    found = [(f["kind"], ends(f)) for f in call(arguments, request, contract)["findings"]]
+    assert found == [("dropped", (pointer, None)), ("added", (None, pointer))]
+    # without the mapping the two are one and the same field
+    change = only(call(arguments, request), "value_changed")
+    assert ends(change) == (pointer + "/c", pointer + "/c") and change["reason"] == "path"
+
+
+def test_a_declared_pair_inside_one_key_objects_is_found_by_its_declaration():
+    arguments, request = _chain(["a", "b"], {"c": 5}), _chain(["a", "b"], {"c": 6})
+    contract = {"mapping": [{"arguments": "/a/b/c", "request": "/a/b/c"}]}
+    change = only(call(arguments, request, contract), "value_changed")
+    assert ends(change) == ("/a/b/c", "/a/b/c") and change["reason"] == "declared"

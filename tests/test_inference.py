@@ -13,7 +13,7 @@ from webapp.inference.decide import MIN_CALLS, MIN_NAMED_CALLS, candidates
 from webapp.inference.epochs import presence_of, release_state
 from webapp.inference.evidence import MAX_NEW_PER_CALL, MAX_SEEN, merge
 from webapp.inference.hints import cli_name, map_command, rename_guesses
-from webapp.inference.leaves import MAX_LEAVES
+from webapp.inference.leaves import MAX_LEAVES, item_leaves
 from webapp.inference.novel import earlier_fields, flag_new_fields
 from webapp.inference.relations import relation
 from webapp.reports.anchors import finding_anchor, finding_anchors
@@ -172,6 +172,31 @@ def test_leaves_are_bounded_and_skip_arrays_of_objects():
         {"items": [{"sku": "a"}], "ids": [1, 2], "nested": {"deep": {"x": "y"}}, "none": None}
     )
     assert small == {"/ids": [1, 2], "/nested/deep/x": "y"}
+
+
+def test_leaves_of_a_wide_object_are_its_first_leaves_in_document_order():
+    # members that are no leaf (null, long text, lists of objects, empty objects) are passed over
+    skipped = [None, "t" * 300, [{"sku": "a"}], {}, {"deep": {}}]
+    doc = {f"k{i}": skipped[i % 5] if i % 3 else i for i in range(30_000)}
+    doc["k3"] = {"inner": {"x": "y", "gone": None}}
+    expected = {}
+    for key, value in doc.items():
+        if isinstance(value, int):
+            expected[f"/{key}"] = value
+        elif key == "k3":
+            expected["/k3/inner/x"] = "y"
+        if len(expected) == MAX_LEAVES:
+            break
+    assert list(leaves(doc).items()) == list(expected.items())
+    # only the first members are needed, however many follow: a fraction of those of 30,000 keys
+    assert leaves({**doc, **{f"z{i}": i for i in range(30_000)}}) == leaves(doc)
+
+
+def test_item_leaves_look_into_the_lists_of_an_object_of_many_plain_members():
+    doc = {f"flag_{i}": i % 2 == 0 for i in range(20_000)}
+    doc["orders"] = [{"id": 1, "tags": ["a"]}, {"note": None, "sku": "x"}]
+    doc["meta"] = {"rows": [{"n": 1}]}
+    assert item_leaves(doc) == {"/orders/*/id", "/orders/*/tags", "/orders/*/sku", "/meta/rows/*/n"}
 
 
 def test_one_call_full_of_equal_values_starts_a_bounded_number_of_pairs():

@@ -17,7 +17,7 @@ from webapp.inference import leaves
 from webapp.inference.consumed import learnt_consumed
 from webapp.inference.epochs import presence_of
 from webapp.inference.evidence import merge
-from webapp.inference.leaves import item_leaves, starred
+from webapp.inference.leaves import item_leaves, item_values, item_views, starred
 from webapp.inference.novel import earlier_fields, flag_new_fields
 from webapp.ingest import parse_body
 
@@ -212,3 +212,108 @@ def test_a_fold_of_added_fields_is_loud_when_one_of_its_places_is_new_and_names_
     assert fold["severity"] == "warning" and fold["message"].endswith("sent query:/retry_attempt")
     kept = analyze_call(listing(defaults + "&cursor=dXNlcjpVMEc5V0ZYTlo="), None)
     assert flag_new_fields(kept["findings"], "v2", "v2", earlier, kept["places"]) == []
+
+
+# --- a list's items paired item by item -----------------------------------------------------------
+
+ORDERS = "https://api-m.sandbox.paypal.com/v2/checkout/orders"
+
+
+def order(rng) -> dict:
+    """PayPal's create_order arguments: 1 to 3 items, a quantity in some."""
+    items = []
+    for i in range(rng.randint(1, 3)):
+        item = {"name": f"item {i}", "itemCost": rng.choice([12.5, 39, 24.99, 149.95])}
+        if rng.random() < 0.5:
+            item["quantity"] = rng.randint(1, 4)
+        items.append(item)
+    return {"currencyCode": "USD", "items": items}
+
+
+def order_body(args: dict) -> dict:
+    """The order as the toolkit builds it: costs and quantities as text, a quantity of 1 when none."""
+    lines = [
+        {
+            "name": item["name"],
+            "quantity": str(item.get("quantity", 1)),
+            "unit_amount": {"currency_code": "USD", "value": str(item["itemCost"])},
+        }
+        for item in args["items"]
+    ]
+    return {"intent": "CAPTURE", "purchase_units": [{"items": lines}]}
+
+
+def order_events(calls, start=0) -> list:
+    out = []
+    for n, (args, body) in enumerate(calls, start):
+        base = {"trace_id": f"{n + 1:032x}", "call_id": "c1", "tool": "create_order"}
+        base["ts"] = f"2026-11-20T10:{n // 60:02d}:{n % 60:02d}Z"
+        out += [
+            {**base, "snapshot": "arguments", "payload": args},
+            {
+                **base,
+                "snapshot": "request",
+                "payload": body,
+                "http": {"method": "POST", "url": ORDERS},
+            },
+            {
+                **base,
+                "snapshot": "response",
+                "payload": {"id": "5O1"},
+                "http": {"status_code": 201},
+            },
+        ]
+    return out
+
+
+def order_loud(store, n) -> set:
+    call = store.get_trace(f"{n + 1:032x}")["calls"][0]
+    return {
+        (f["kind"], (f["right"] or f["left"])["path"])
+        for f in call["findings"]
+        if f["severity"] in LOUD
+    }
+
+
+def test_the_leaves_of_items_pair_item_by_item_under_the_index_they_share():
+    arguments = {"/items/0/itemCost": 12.5, "/items/1/itemCost": 39, "/currencyCode": "USD"}
+    request = {
+        "/purchase_units/0/items/0/unit_amount/value": "12.5",
+        "/purchase_units/0/items/1/unit_amount/value": "39",
+        "/intent": "CAPTURE",
+    }
+    views = item_views(arguments, request)
+    assert views == [
+        ({"/items/*/itemCost": 12.5}, {"/purchase_units/0/items/*/unit_amount/value": "12.5"}),
+        ({"/items/*/itemCost": 39}, {"/purchase_units/0/items/*/unit_amount/value": "39"}),
+    ]
+    assert item_values({"items": [{"a": 1}, {"b": [2]}], "n": 3}) == {
+        "/items/0/a": 1,
+        "/items/1/b": [2],
+    }
+
+
+def test_a_conversion_of_items_leaves_is_learnt_and_an_item_sent_unconverted_is_loud(store):
+    rng = random.Random(11)
+    history = [(args, order_body(args)) for args in (order(rng) for _ in range(24))]
+    pipeline.store_batch(store, parse_body(orjson.dumps(order_events(history))), None)
+    pipeline.catch_up(store)
+    pairs = set(store.inferred_pairs("create_order"))
+    assert ("/items/*/itemCost", "/purchase_units/0/items/*/unit_amount/value") in pairs
+    # the costs and quantities every call sent as text are what the layer does: quiet
+    assert all(not {p for _, p in order_loud(store, n) if "/items/" in p} for n in range(24))
+    args = {
+        "currencyCode": "USD",
+        "items": [{"name": "a", "itemCost": 12.5}, {"name": "b", "itemCost": 39}],
+    }
+    unconverted = order_body(args)
+    unconverted["purchase_units"][0]["items"][1]["unit_amount"]["value"] = 39
+    # the layer's own quantity of 1, written as a number where every earlier call wrote text
+    defaulted = order_body(args)
+    defaulted["purchase_units"][0]["items"][0]["quantity"] = 1
+    later = [(args, order_body(args)), (args, unconverted), (args, defaulted)]
+    pipeline.store_batch(store, parse_body(orjson.dumps(order_events(later, 24))), None)
+    pipeline.catch_up(store)
+    assert not {p for _, p in order_loud(store, 24) if "/items/" in p}
+    assert ("type_changed", "/purchase_units/0/items/1/unit_amount/value") in order_loud(store, 25)
+    assert ("type_changed", "/purchase_units/0/items/0/quantity") in order_loud(store, 26)

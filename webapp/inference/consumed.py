@@ -44,7 +44,9 @@ def learnt_consumed(evidence: dict, presence: dict, releases=None) -> list[str]:
             # paired with a field that held one value whatever the argument: not sent there
             sent[a] -= constant_calls(judged(counts))
     for (a, _), counts in evidence.items():
-        if a in calls:
+        # an item's leaf meets other items' fields by chance (a line's total is its cost when one
+        # is bought): what the analysis paired says whether it was sent
+        if a in calls and not in_a_list(a):
             agreed = sum(
                 n
                 for name, n in judged(counts).items()

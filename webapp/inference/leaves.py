@@ -23,19 +23,27 @@ def leaves(doc, limit: int = MAX_LEAVES) -> dict:
     so every pointer returned can be written into a contract's `mapping` as it is.
     """
     out: dict = {}
-    stack = [("", doc, 0)]
+    if not isinstance(doc, dict):
+        # the document itself is no leaf (it has no pointer to pair)
+        return out
+    # each object's members taken one at a time, as the cap needs them: an object of 26,000 keys
+    # costs its first 64 leaves, not a pointer per key
+    stack = [("", iter(doc.items()), 0)]
     while stack and len(out) < limit:
-        path, value, depth = stack.pop()
+        path, members, depth = stack[-1]
+        member = next(members, None)
+        if member is None:
+            stack.pop()
+            continue
+        key, value = member
         if isinstance(value, dict):
-            if depth < MAX_DEPTH:
-                # reversed so the first keys are taken first when the cap cuts
-                stack += [(child(path, k), v, depth + 1) for k, v in reversed(list(value.items()))]
+            if depth + 1 < MAX_DEPTH:
+                stack.append((child(path, key), iter(value.items()), depth + 1))
         elif isinstance(value, list):
-            if path and 0 < len(value) <= MAX_LIST and all(_scalar(x) for x in value):
-                out[path] = value
-        elif path and _scalar(value) and value is not None:
-            if not (isinstance(value, str) and len(value) > MAX_TEXT):
-                out[path] = value
+            if 0 < len(value) <= MAX_LIST and all(_scalar(x) for x in value):
+                out[child(path, key)] = value
+        elif value is not None and not (isinstance(value, str) and len(value) > MAX_TEXT):
+            out[child(path, key)] = value
     return out
 
 
@@ -74,8 +82,8 @@ def item_leaves(doc, limit: int = MAX_LEAVES) -> set[str]:
     """Return the leaves inside lists of objects, each index written `*`.
 
     `/records/*/fields/Status` when any record holds a Status: the keys a list's items carry,
-    learnt like an object's keys, whichever item carries them. Only counted, never paired (an item
-    has no stable pointer to pair); see `starred` for the path of one item's leaf.
+    learnt like an object's keys, whichever item carries them (`item_views` pairs them item by
+    item); see `starred` for the path of one item's leaf.
     """
     out: set[str] = set()
     stack = [("", doc, 0, False)]
@@ -84,7 +92,12 @@ def item_leaves(doc, limit: int = MAX_LEAVES) -> set[str]:
         if depth >= MAX_DEPTH:
             continue
         if isinstance(value, dict):
-            stack += [(child(path, k), v, depth + 1, inside) for k, v in reversed(value.items())]
+            # outside a list's items only containers can lead to a leaf (26,000 booleans: none)
+            stack += [
+                (child(path, k), v, depth + 1, inside)
+                for k, v in reversed(value.items())
+                if inside or isinstance(v, (dict, list))
+            ]
         elif isinstance(value, list) and any(isinstance(x, dict) for x in value):
             items = [x for x in value if isinstance(x, dict)][:MAX_ITEMS]
             stack += [(child(path, ITEM), item, depth + 1, True) for item in reversed(items)]
@@ -113,3 +126,59 @@ def in_a_list(path: str) -> bool:
 
     `/tags/0`, `/items/1/name`, `/items/*/name`."""
     return any(token.isdigit() or token == ITEM for token in path.split("/")[1:])
+
+
+def item_values(doc, limit: int = MAX_LEAVES) -> dict:
+    """Return {JSON Pointer: value} of the leaves inside lists of objects.
+
+    Each under its own item's pointer (`/items/0/cost`), bounded as `item_leaves` is: what
+    `item_views` pairs item by item."""
+    out: dict = {}
+    stack = [("", doc, 0, False)]
+    while stack and len(out) < limit:
+        path, value, depth, inside = stack.pop()
+        if depth >= MAX_DEPTH:
+            continue
+        if isinstance(value, dict):
+            stack += [(child(path, k), v, depth + 1, inside) for k, v in reversed(value.items())]
+        elif isinstance(value, list) and any(isinstance(x, dict) for x in value):
+            items = list(enumerate(value))[:MAX_ITEMS]
+            stack += [
+                (child(path, str(i)), item, depth + 1, True)
+                for i, item in reversed(items)
+                if isinstance(item, dict)
+            ]
+        elif inside and a_leaf(value):
+            out[path] = value
+    return out
+
+
+def item_views(arguments: dict, request: dict) -> list[tuple[dict, dict]]:
+    """Return per item index its argument leaves and the request leaves at that index.
+
+    ({`/items/*/cost`: v}, {`/purchase_units/0/items/*/unit_amount/value`: v}): an argument leaf
+    inside one list, and each request leaf whose last index is the same, that index written `*`
+    (those before it stay: the place of the list the layer built). So a list's items pair item
+    by item, and a pair of starred pointers counts one call per item."""
+    views: dict[str, tuple[dict, dict]] = {}
+    for path, value in arguments.items():
+        found = _last_index(path, only=True)
+        if found:
+            views.setdefault(found[0], ({}, {}))[0][found[1]] = value
+    for path, value in request.items():
+        found = _last_index(path)
+        if found and found[0] in views:
+            views[found[0]][1][found[1]] = value
+    return [view for view in views.values() if view[1]]
+
+
+def _last_index(path: str, only: bool = False) -> tuple[str, str] | None:
+    """Return (index, path with it written `*`) of a path's last index, or None.
+
+    None too, with `only`, for a path inside several lists."""
+    tokens = path.split("/")
+    at = [k for k, token in enumerate(tokens) if k and token.isdigit()]
+    if not at or (only and len(at) > 1):
+        return None
+    index, tokens[at[-1]] = tokens[at[-1]], ITEM
+    return index, "/".join(tokens)

@@ -18,7 +18,7 @@ from ..inference.error_fields import SIDE as ERROR_SIDE
 from ..inference.error_fields import error_presence
 from ..inference.evidence import merge
 from ..inference.item_keys import item_counts
-from ..inference.leaves import item_leaves, plucked
+from ..inference.leaves import item_leaves, item_values, item_views, plucked
 from ..inference.way_back import way_back_presence
 from ..store.mappings import AWAITING, LEARNT, MAX_PAIRS_PER_TOOL, RETURNING, UNLEARNT
 from .contracts import analysis_contract
@@ -124,9 +124,10 @@ def _errors(store, tool: str) -> dict:
 def _join_services(store, conn, tool: str, paths: dict, errors: dict) -> None:
     """Note a tool's services; queue their other tools when it taught them.
 
-    The services are the hosts its calls went to. Each tool of a service judges its error answers by what every tool's earlier ones carried
-    where its own are too few (webapp/pipeline/history.py): when this tool's earlier error
-    answers changed, the others' newest calls are judged again."""
+    The services are the hosts its calls went to. Each tool of a service judges its error answers
+    by what every tool's earlier ones carried where its own are too few
+    (webapp/pipeline/history.py): when this tool's earlier error answers changed, the others'
+    newest calls are judged again."""
     hosts = sorted({path for counts in paths.values() for side, path in counts if side == "host"})
     for host in hosts:
         store.add_service_tool_in(conn, host, tool)
@@ -189,7 +190,17 @@ def _counted(state: _State, calls: dict, read: tuple) -> tuple:
                 per_call[key] = _observed(
                     arguments, request, known, presence, newest, paired.get(key)
                 )
-                # the leaves of lists' items are counted, not paired
+                # the leaves of lists' items, paired item by item
+                views = item_views(
+                    item_values(snaps["arguments"]["payload"]),
+                    external_leaves(item_values(document)),
+                )
+                for items, sent_items in views:
+                    merge(
+                        per_call[key],
+                        _observed(items, sent_items, known, presence, newest, None),
+                    )
+                # the leaves of lists' items are counted under their starred paths too
                 listed = item_leaves(snaps["arguments"]["payload"])
                 sent = set(external_leaves(dict.fromkeys(item_leaves(document))))
                 paths[key].update(

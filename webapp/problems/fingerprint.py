@@ -44,10 +44,16 @@ def normalise_segment(segment: str) -> str:
     return ID if _id_like(segment) else segment
 
 
+def looks_like_id(key: str) -> bool:
+    """Tell whether a key is an id (a UUID, a long hex run, four digits in a row)."""
+    # the digits first, and the hex patterns only for a key as long as their shortest match
+    return bool(
+        _DIGIT_RUN.search(key) or len(key) >= 12 and (_UUID.match(key) or _LONG_HEX.match(key))
+    )
+
+
 # keys repeat across calls: field names, a few ids
-@lru_cache(maxsize=8192)
-def _id_like(key: str) -> bool:
-    return bool(_UUID.match(key) or _LONG_HEX.match(key) or _DIGIT_RUN.search(key))
+_id_like = lru_cache(maxsize=8192)(looks_like_id)
 
 
 def normalise_path(path: str | None, doc=_NO_DOC) -> str | None:

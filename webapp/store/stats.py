@@ -49,20 +49,25 @@ def search_capped(store, q: str) -> bool:
     )
 
 
-def capped_count(store, query: TraceQuery, deadline: float | None = None) -> int | None:
+def capped_count(
+    store, query: TraceQuery, deadline: float | None = None, timeout_s: float = COUNT_TIMEOUT_S
+) -> int | None:
     """Count the traces matching a query, stopping at COUNT_CAP + 1.
 
-    None when past the deadline."""
+    None when past the deadline or slower than timeout_s."""
     if deadline is not None and time.monotonic() > deadline:
         return None
     sql, params = store.listing.count_sql(query, COUNT_CAP)
     if deadline is not None:
-        deadline = min(deadline, time.monotonic() + COUNT_TIMEOUT_S)
+        deadline = min(deadline, time.monotonic() + timeout_s)
     return store.count_by(sql, params, deadline)
 
 
 def filter_counts(
-    store, query: TraceQuery, budget_s: float | None = COUNT_BUDGET_S
+    store,
+    query: TraceQuery,
+    budget_s: float | None = COUNT_BUDGET_S,
+    timeout_s: float = COUNT_TIMEOUT_S,
 ) -> dict[str, dict[str, int | None]]:
     """Count matching traces per value of each filter.
 
@@ -82,7 +87,7 @@ def filter_counts(
     }
     counts = {
         facet: {
-            value: capped_count(store, replace(query, **{facet: value}), deadline)
+            value: capped_count(store, replace(query, **{facet: value}), deadline, timeout_s)
             for value in values[facet]
         }
         for facet in FACETS

@@ -2,7 +2,7 @@
 
 Full or sparse."""
 
-from ...common.pointers import ancestors, child, parent
+from ...common.pointers import ancestors, child
 from ..budget import tick
 from .rows import (
     MAX_ROWS,
@@ -26,7 +26,8 @@ def _with_ancestors(paths) -> set[str]:
             out.add(path)
             if not path:
                 break
-            path = parent(path)
+            # parent(), inline: 1,103 leaves 60 levels deep
+            path = path[: path.rfind("/")]
     return out
 
 

@@ -206,33 +206,42 @@ class Leftovers:
         self.touched[1].update(ancestors(rp))
 
     def _by_key(self, keyer, how) -> bool:
-        found = {}
-        sides = [list(self.nodes(0, scalars_only=how == "loose"))]
+        loose = how == "loose"
+        sides = [self.nodes(0, scalars_only=loose), None]
+        # each node keyed once: the tests below and the groups share its key
+        keys: list = [None, None]
         # No loose key on the left (booleans, small numbers): nothing can pair, whatever the right
         # holds, so the right is not walked. (Loose keys are cheap; exact ones of big subtrees are
         # not.)
-        if how == "loose" and not any(keyer(path, value) is not None for path, value in sides[0]):
-            return False
-        sides.append(list(self.nodes(1, scalars_only=how == "loose")))
+        if loose:
+            keys[0] = [keyer(path, value) for path, value in sides[0]]
+            if all(key is None for key in keys[0]):
+                return False
+        sides[1] = self.nodes(1, scalars_only=loose)
         small = 0 if len(sides[0]) <= len(sides[1]) else 1
+        if keys[small] is None:
+            keys[small] = [keyer(path, value) for path, value in sides[small]]
+        if all(key is None for key in keys[small]):
+            return False
         # A node pairs only with one of the same type and length: on the bigger side, nodes no
         # node of the smaller side looks like are not keyed (no canonical text of every subtree
         # of a big request that a tiny argument object cannot match). Loose keys cross types.
-        looks = None if how == "loose" else {_look(v) for _, v in sides[small]}
-        if not any(keyer(path, value) is not None for path, value in sides[small]):
-            return False
+        if keys[1 - small] is None:
+            looks = None if loose else {_look(v) for _, v in sides[small]}
+            keys[1 - small] = [
+                None if looks is not None and _look(value) not in looks else keyer(path, value)
+                for path, value in sides[1 - small]
+            ]
+        found = {}
         for side in (0, 1):
-            for path, value in sides[side]:
-                if side != small and looks is not None and _look(value) not in looks:
-                    continue
-                key = keyer(path, value)
+            for node, key in zip(sides[side], keys[side]):
                 if key is None:
                     continue
                 # no new pair of lists per node: 50,000 leftovers share a few keys
                 group = found.get(key)
                 if group is None:
                     group = found[key] = ([], [])
-                group[side].append((path, value))
+                group[side].append(node)
         changed = False
         for lefts, rights in found.values():
             if not (lefts and rights):
@@ -292,6 +301,9 @@ def _look(value):
 
 
 def _exact_key(path, value):
+    if type(value) is bool:
+        # the first case below, asked first: 50,000 leftover booleans
+        return ("trivial", (bool, value), norm_key(last(path)))
     if (
         is_empty(value)
         or isinstance(value, bool)

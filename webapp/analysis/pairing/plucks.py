@@ -88,7 +88,8 @@ def declare_plucks(pairing, entries) -> list:
     for entry in entries:
         lp, rp, how = entry[0], entry[1], entry[2] if len(entry) > 2 else "declared"
         found = split_star(lp)
-        if found is None:
+        # an item's leaf paired with an item's (a `*` on both sides) pairs item by item
+        if found is None or ITEM in tokens(rp):
             rest.append(entry)
             continue
         list_path, field = found

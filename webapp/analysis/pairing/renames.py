@@ -106,10 +106,11 @@ def pair_segments(leftovers) -> None:
 
 def _assign(leftovers, wanted, describe, members_only=False) -> None:
     lefts = _nodes(leftovers, 0, wanted, describe, members_only)
-    if not lefts or len(lefts) > MAX_ASSIGNED:
+    # None: more than MAX_ASSIGNED
+    if not lefts:
         return
     rights = _nodes(leftovers, 1, wanted, describe, members_only)
-    if not rights or len(rights) > MAX_ASSIGNED:
+    if not rights:
         return
     for left, right, reason, ambiguous in Assignment(lefts, rights).run():
         _pair(leftovers, left, right, reason)
@@ -168,20 +169,25 @@ def _is_scalar(value) -> bool:
     return not isinstance(value, (dict, list))
 
 
-def _nodes(leftovers, side: int, wanted, describe, members_only=False) -> list[Node]:
+def _nodes(leftovers, side: int, wanted, describe, members_only=False) -> list[Node] | None:
     """Build a Node for every free leftover of the wanted kind.
 
-    Only leftovers that are members of an object."""
+    Only leftovers that are members of an object. None when there are more than MAX_ASSIGNED:
+    `_assign` gives up on so many, and 26,000 leftover booleans build no Node."""
     paired = leftovers.p.pairs if side == 0 else leftovers.p.back
     pinned = leftovers.p.pinned_right if side else leftovers.p.pinned_left
     doc = leftovers.p.left if side == 0 else leftovers.p.right
+    # the value first: a pass for lists looks at no key of the scalars
+    found = [(path, value) for path, value in leftovers.nodes(side) if wanted(value)]
+    if not members_only and len(found) > MAX_ASSIGNED:
+        # counted without the cheap tests below: they skip few, and ask them only if it matters
+        found = [(path, value) for path, value in found if _assignable(path, side, pinned, doc)]
+        if len(found) > MAX_ASSIGNED:
+            return None
     out, anchors = [], {}
-    for path, value in leftovers.nodes(side):
+    for path, value in found:
         key = last(path)
-        if not wanted(value) or path in pinned or key.isdigit() and _in_list(doc, path):
-            continue
-        if side == 1 and path in TEXT_ROOTS:
-            # the URL's segments or its query string as a whole: no argument built them
+        if not _assignable(path, side, pinned, doc, key):
             continue
         anchor = _anchor(parent(path), paired, anchors) if path else None
         if members_only and anchor != parent(path):
@@ -198,8 +204,19 @@ def _nodes(leftovers, side: int, wanted, describe, members_only=False) -> list[N
         out.append(node)
         # _assign gives up on so many: no need to build the rest
         if len(out) > MAX_ASSIGNED:
-            break
+            return None
     return out
+
+
+def _assignable(path: str, side: int, pinned: set, doc, key: str | None = None) -> bool:
+    """Tell whether a free leftover may join the assignment.
+
+    Not pinned, no list item, not a whole location of the URL."""
+    key = last(path) if key is None else key
+    if path in pinned or key.isdigit() and _in_list(doc, path):
+        return False
+    # the URL's segments or its query string as a whole: no argument built them
+    return not (side == 1 and path in TEXT_ROOTS)
 
 
 def _anchor(up: str, paired: dict, memo: dict) -> str | None:

@@ -6,7 +6,7 @@ import operator
 from collections import Counter, deque
 
 from ...common import jsontext
-from ...common.pointers import MISSING, child, resolve
+from ...common.pointers import MISSING, child, escape, resolve
 from ..budget import tick
 from ..values.json_values import REDACTED, is_container, norm_key, same
 
@@ -62,6 +62,8 @@ class Pairing:
         self.pinned_right: set[str] = set()
         # reason_of's memo, filled once pairing is done
         self.found_above: dict[str, str | None] = {}
+        # whether any pair was found otherwise than by path or place (reason_of's, the same)
+        self.found_otherwise: bool | None = None
         # the right document holds the URL's and headers' locations (wire/locations.py)
         self.located = False
         # right paths under which a field no argument explains is quiet
@@ -134,7 +136,8 @@ class Pairing:
             self.diffs.append((lp, rp, lv, rv))
             self.changed.add(lp)
         elif isinstance(lv, dict) and isinstance(rv, dict):
-            self._objects(lp, lv, rp, rv, depth + 1)
+            if not (len(lv) == 1 and len(rv) == 1 and self._one_key(lp, lv, rp, rv, depth + 1)):
+                self._objects(lp, lv, rp, rv, depth + 1)
         elif isinstance(lv, list) and isinstance(rv, list):
             self._arrays(lp, lv, rp, rv, depth + 1)
         else:
@@ -147,23 +150,26 @@ class Pairing:
         # both sides (a scalar may equal anything redacted): comparing it again at each level made
         # 60 nested one-key objects quadratic in their depth (deep_nesting).
         only_key = len(lv) == 1 and len(rv) == 1
+        claimed_right = self.claimed_right
         for key, value in lv.items():
             path = child(lp, key)
             if path in self.claimed_left:
                 continue
-            target = child(rp, key)
             if path in self.pinned_left:
                 # the mapping sends it elsewhere and its counterpart is missing: not paired by its
                 # key here
                 self.orphans_left.append((path, value, rp))
-            elif key in rv and target not in self.claimed_right:
+            elif key in rv and (target := child(rp, key)) not in claimed_right:
                 used_right.add(key)
                 differs = only_key and type(value) is type(rv[key]) and type(value) in _CONTAINERS
                 self.walk(path, value, target, rv[key], "same", depth, differs)
             else:
                 rest_left.append(key)
+        # no pointer of each of 26,000 keys left over when nothing is claimed
         rest_right = [
-            k for k in rv if k not in used_right and child(rp, k) not in self.claimed_right
+            k
+            for k in rv
+            if k not in used_right and not (claimed_right and child(rp, k) in claimed_right)
         ]
         by_case = _pair_by_case(rest_left, rest_right)
         for lk, rk in by_case:
@@ -175,6 +181,24 @@ class Pairing:
             rest_right = [k for k in rest_right if k not in paired_right]
         self.orphans_left += [(child(lp, k), lv[k], rp) for k in rest_left]
         self.orphans_right += [(child(rp, k), rv[k], lp) for k in rest_right]
+
+    def _one_key(self, lp, lv, rp, rv, depth) -> bool:
+        """Pair two one-key objects of the same key as `_objects` would; False if not that.
+
+        69,000 nested one-key objects (deep_nesting) build no lists of the keys left over."""
+        [(key, value)] = lv.items()
+        if key not in rv:
+            return False
+        # child() of both, the key escaped once
+        token = escape(key)
+        path, target = f"{lp}/{token}", f"{rp}/{token}"
+        if path in self.claimed_left or path in self.pinned_left or target in self.claimed_right:
+            return False
+        other = rv[key]
+        # unequal objects differ in their one value when it is a container on both sides
+        differs = type(value) is type(other) and type(value) in _CONTAINERS
+        self.walk(path, value, target, other, "same", depth, differs)
+        return True
 
     def _arrays(self, lp, lv, rp, rv, depth) -> None:
         matched = pair_items(lv, rv)

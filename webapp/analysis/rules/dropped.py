@@ -102,6 +102,11 @@ class Seen:
         return first, container, texts
 
     @cached_property
+    def first_by_type(self) -> dict[str, str | None]:
+        """Return {type name: the first added field of it}, filled as arguments ask."""
+        return {}
+
+    @cached_property
     def schema_names(self) -> frozenset:
         """Return the names the request schema declares (schema_names)."""
         return schema_names(self.contract.get("request_schema"))
@@ -177,6 +182,18 @@ def _shown_lost(value, seen: Seen) -> str | None:
 
 def _first_of_its_type(value, seen: Seen) -> str | None:
     """Return the first added field holding a value of the argument's type, or None."""
+    first, container, texts = seen.added_index
+    if not texts:
+        # no URL or header field to read as the argument's type: the type alone decides
+        kind, known = type_name(value), seen.first_by_type
+        if kind not in known:
+            known[kind] = _first_in_body(value, seen)
+        return known[kind]
+    return _first_in_body(value, seen)
+
+
+def _first_in_body(value, seen: Seen) -> str | None:
+    """Return the first added field of the argument's type (URL fields read as it)."""
     first, container, texts = seen.added_index
     found = (first.get(type_name(value)), container if is_container(value) else None)
     best = min((index for index in found if index is not None), default=len(seen.added))

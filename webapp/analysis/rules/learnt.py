@@ -96,3 +96,14 @@ def _given(name: str, value) -> str:
 
 def _label(lp: str, rp: str) -> str:
     return lp[1:] if lp == rp else f"{lp[1:]} -> {rp[1:]}"
+
+
+def unconverted_default(path: str, value, name: str) -> dict:
+    """Warn of a field no argument gave, in the type a learnt conversion converts from.
+
+    The layer's own value (a default) sent as a number where every earlier call's was text."""
+    text = (
+        f"{path[1:]}: {show(value)} added in the type the tool's earlier calls converted from "
+        f"({learnt.describe(name)})"
+    )
+    return finding("type_changed", "warning", None, end("request", path), None, value, text)

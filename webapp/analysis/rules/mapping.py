@@ -2,13 +2,14 @@
 
 How each argument reached the request, or did not."""
 
-from ...common.pointers import child, is_pointer, last, parent
+from ...common.pointers import child, is_pointer, last, parent, resolve
 from ..budget import tick
 from ..findings.kinds import end, finding
 from ..pairing.leftovers import Leftovers, remaining
 from ..pairing.plucks import declare_plucks
 from ..pairing.walk import Pairing
 from ..schemas.declared import declares
+from ..values import learnt
 from ..values.classify import change_kind, classify
 from ..values.json_values import is_container, key_style, norm_key, show
 from ..values.readings import same_local_time
@@ -23,7 +24,7 @@ from .expected import describer, explain
 from .held_whole import READ_OUT, held_whole, read_out
 from .held_whole import SETTLES as HELD_WHOLE
 from .kept import KEPT
-from .learnt import learnt_change, learnt_departures
+from .learnt import learnt_change, learnt_departures, unconverted_default
 from .outside_body import changed_copy, pair_wire, quiet_added, wire_change
 from .undecided import (
     LOCAL_TIME,
@@ -67,7 +68,7 @@ def pair_arguments(
     pairing.located = located
     pairing.http_method = http_method
     entries = []
-    for m in mapping or ():
+    for m in each_item(mapping, arguments):
         if (
             isinstance(m, dict)
             and is_pointer(m.get("arguments"))
@@ -112,6 +113,54 @@ def pair_arguments(
         pair_wire(pairing.leftovers, contract)
     pairing.leftovers.run()
     return pairing
+
+
+# a list item, whichever it is, in a pair inference learnt item by item (`/items/*/cost`)
+ITEM = "*"
+
+
+def each_item(mapping, arguments) -> list:
+    """Return the mapping with each item pair written out for the items the call holds.
+
+    An inferred pair of list items' leaves (`/items/*/cost` -> `/lines/*/price`, one `*` a side)
+    that learnt a relation pairs item i with item i; one without (equal) is left to the walk,
+    which pairs equal items itself."""
+    out = []
+    for m in mapping or ():
+        if not (isinstance(m, dict) and m.get("inferred") is True and _an_item_pair(m)):
+            out.append(m)
+        elif isinstance(m.get("relation"), str):
+            a, r = m["arguments"].split("/"), m["request"].split("/")
+            at, rat = a.index(ITEM), r.index(ITEM)
+            items = resolve(arguments, "/".join(a[:at]), None)
+            for i in range(len(items) if isinstance(items, list) else 0):
+                a[at] = r[rat] = str(i)
+                out.append({**m, "arguments": "/".join(a), "request": "/".join(r)})
+    return out
+
+
+def _typed_places(contract: dict, arguments) -> dict:
+    """Return {request pointer: conversion} of the inferred pairs that learnt one.
+
+    `typed number>string`: what the tool always sent at that field, whatever its argument."""
+    return {
+        internal(m["request"]): m["relation"]
+        for m in each_item(contract.get("mapping"), arguments)
+        if isinstance(m, dict)
+        and m.get("inferred") is True
+        and learnt.is_typed(m.get("relation"))
+        and is_request_path(m.get("request"))
+    }
+
+
+def _an_item_pair(m: dict) -> bool:
+    a, r = m.get("arguments"), m.get("request")
+    return (
+        isinstance(a, str)
+        and isinstance(r, str)
+        and a.split("/").count(ITEM) == 1
+        and r.split("/").count(ITEM) == 1
+    )
 
 
 def _wrapper(arguments, request) -> tuple | None:
@@ -205,14 +254,20 @@ def mapping_findings(pairing: Pairing, contract, bad_request_paths: set) -> list
     ]
     seen = Seen(pairing.http_method, added, pairing.http_body, contract)
     for path, value in remaining(pairing.leftovers, 0):
-        if path in consumed or _starred(path) in consumed:
+        if consumed and (path in consumed or _starred(path) in consumed):
             out.append(_consumed(path, value, contract))
         elif path in pairing.kept and not said_to_travel(path, seen):
             text = f"{name(path)} dropped: not in the request; {KEPT}"
             out.append(finding("dropped", "info", end("arguments", path), None, value, None, text))
         else:
             out.append(absent_argument(path, value, contract, seen))
-    out += [_added(path, value, contract.get("request_schema")) for path, value in added]
+    typed = _typed_places(contract, pairing.left)
+    out += [
+        unconverted_default(path, value, typed[path])
+        if learnt.sent_unconverted(typed.get(path), value)
+        else _added(path, value, contract.get("request_schema"))
+        for path, value in added
+    ]
     out = fold_arrays(
         out,
         pairing,

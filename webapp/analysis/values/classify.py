@@ -21,6 +21,8 @@ _DIGIT = re.compile(r"\d")
 _JOINERS = (",", ", ", ";", "; ", " ", "|", "\n")
 # how a description shows the two values: as JSON, or with their type names
 _SHOWN, _TYPED = "shown", "typed"
+# digits read as an int at once: far below int()'s own limit on digits
+_SHORT = 100
 
 
 def classify(a, b) -> tuple[str, str] | None:
@@ -51,11 +53,9 @@ def _change(a, b) -> tuple[str, object] | None:
     if is_number(a) and is_number(b):
         k = power_of_ten(a, b)
         return ("scaled", k) if k is not None else ("value_changed", _SHOWN)
-    if type_name(a) != type_name(b) and _same_meaning(a, b):
-        return "type_changed", _TYPED
     if type_name(a) == type_name(b):
         return "value_changed", _SHOWN
-    return "value_changed", _TYPED
+    return ("type_changed" if _same_meaning(a, b) else "value_changed"), _TYPED
 
 
 def _describe(a, b, kind: str, detail) -> str:
@@ -114,6 +114,9 @@ def _meant_as_text(value, text: str) -> bool:
     Number, boolean, date, list, JSON."""
     if isinstance(value, bool):
         return read_truth(text) == value
+    # digits alone, as read_number reads them without its patterns (71,428 numbers sent as texts)
+    if type(value) is int and text.isdecimal() and len(text) <= _SHORT and int(text) == value:
+        return True
     if is_number(value):
         number = read_number(text)
         return (number is not None and number == value) or epoch_unit(value, text) is not None

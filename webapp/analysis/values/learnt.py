@@ -508,6 +508,11 @@ def is_typed(name: str | None) -> bool:
     return bool(name) and name.startswith(TYPED)
 
 
+def sent_unconverted(name: str | None, value) -> bool:
+    """Tell whether a value is in the type a learnt conversion converts from."""
+    return is_typed(name) and value is not None and json_type(value) == _typed(name)[0]
+
+
 def is_bound(name: str | None) -> bool:
     return bool(name) and name.startswith((AT_MOST, AT_LEAST))
 

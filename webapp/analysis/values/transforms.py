@@ -9,6 +9,8 @@ from ...common.pointers import last
 from .json_values import is_number, key_style, type_name
 from .readings import epoch_unit, power_of_ten, read_dates, read_number, read_time
 
+# the ways of pairing that name no reason of their own: an ancestor's tells it
+_BY_PLACE = frozenset(("same", "item"))
 # How the pairing found a pair -> the reason a finding gives (issue 11's closed list).
 REASONS = {
     "same": "path",
@@ -46,6 +48,11 @@ def _found_above(pairing, path: str) -> str | None:
 
     Remembered per path on the pairing (read once it is complete): thousands of findings in one
     list of records look at their ancestors once, not each."""
+    if pairing.found_otherwise is None:
+        pairing.found_otherwise = not set(pairing.how.values()) <= _BY_PLACE
+    # nothing paired otherwise (69,000 nested keys by path): no ancestor of any path to look at
+    if not pairing.found_otherwise:
+        return None
     memo = pairing.found_above
     todo, found = [], None
     while path:

@@ -58,7 +58,10 @@ def facet_counts(query: ListQuery, wanted: bool) -> dict | None:
     cheap = stats.counts_are_cheap(store)
     if not (wanted or cheap):
         return None
-    return stats.filter_counts(store, query.filters(), None if cheap else stats.COUNT_BUDGET_S)
+    config = current_app.config
+    budget_s = None if cheap else config.get("COUNT_BUDGET_S", stats.COUNT_BUDGET_S)
+    timeout_s = config.get("COUNT_TIMEOUT_S", stats.COUNT_TIMEOUT_S)
+    return stats.filter_counts(store, query.filters(), budget_s, timeout_s)
 
 
 def counts_context(query: ListQuery, wanted: bool) -> dict:
