@@ -11,7 +11,7 @@ from ..analysis import is_located_path, learnt
 from ..common.pointers import is_pointer
 from .decide import strongest
 from .epochs import established, plain, several
-from .relations import separator_of
+from .relations import EQUAL, separator_of
 
 
 def declared_pairs(contract: dict | None) -> list[tuple[str, str]]:
@@ -118,7 +118,12 @@ def learnt_relations(evidence: dict, pairs, releases=None) -> dict:
         if name == "type_changed":
             name = _conversion(counts, pair[1])
         if name == learnt.LOOKED_UP:
-            out[tuple(pair)] = {"relation": name, "table": learnt.table_of(counts)}
+            _, table, folded = learnt.best_table(counts, counts.get(EQUAL, 0))
+            out[tuple(pair)] = {
+                "relation": name,
+                "table": table,
+                **({"folded": True} if folded else {}),
+            }
         elif name and (learnt.is_function(name) or learnt.is_typed(name) or name in KIND_RELATIONS):
             out[tuple(pair)] = {"relation": name}
     return out

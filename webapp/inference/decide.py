@@ -92,7 +92,7 @@ def strongest(pair, counts: dict) -> Inferred:
         if normalised:
             relations.append(normalised)
     # a table: the same input always gave the same output
-    table = learnt.lookup_agreement(counts)
+    table = learnt.best_table(counts, counts.get(EQUAL, 0))[0]
     if table:
         relations.append((table, learnt.LOOKED_UP))
     # equal wins a tie: a transform is only named when the values really differ

@@ -58,6 +58,8 @@ def observe(
             counts = {BOTH: 1, found: 1} if found else {BOTH: 1}
             if found == EQUAL and _room_to_see(known, pair):
                 counts.update(_seen(arguments[a]))
+            if found == EQUAL or (found or "").startswith(learnt.MAPS):
+                counts.update(_folded(arguments[a], request[r], known, pair, found != EQUAL))
             delta[pair] = tagged(_with_kept(counts, arguments[a], request[r], found), newest)
     for pair in changed:
         a, r = pair
@@ -65,7 +67,8 @@ def observe(
             entry = learnt.maps_key(arguments[a], request[r])
             if entry:
                 room -= 1
-                delta[pair] = tagged({BOTH: 1, entry: 1}, newest)
+                folded = learnt.folded_key(arguments[a], request[r])
+                delta[pair] = tagged({BOTH: 1, entry: 1, **({folded: 1} if folded else {})}, newest)
                 if presence:
                     merge_counts(delta[pair], prior_for(presence, *pair))
     if room > 0:
@@ -180,6 +183,21 @@ def _entry(a, b, known, pair) -> str | None:
         if sum(1 for name in counts if name.startswith(learnt.MAPS)) >= learnt.MAX_TABLE:
             return None
     return entry
+
+
+def _folded(a, b, known, pair, looked_up: bool) -> dict:
+    """Return `{"folded <entry>": 1}` of a value `looked_up` or sent as it is, else {}.
+
+    Keyed in any case too. One sent as it is only counts once its pair has a table (the table's
+    identity entries); none past MAX_TABLE entries."""
+    counts = (known.get(pair) if isinstance(known, dict) else None) or {}
+    entry = learnt.folded_key(a, b)
+    if not entry or not (looked_up or any(name.startswith(learnt.MAPS) for name in counts)):
+        return {}
+    if entry not in counts:
+        if sum(1 for name in counts if name.startswith(learnt.FOLDED)) >= learnt.MAX_TABLE:
+            return {}
+    return {entry: 1}
 
 
 def _past_the_cap(found: str, known, pair) -> bool:

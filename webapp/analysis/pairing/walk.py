@@ -53,6 +53,8 @@ class Pairing:
         self.relations: dict[str, str] = {}
         # left path -> {input digest: output digest} of a relation `looked up`
         self.tables: dict[str, dict] = {}
+        # left paths whose table is keyed in any case (a name looked up whatever its case)
+        self.folded: set[str] = set()
         # left path -> the arguments never given with it that send its (inferred) entry's field
         self.alternatives: dict[str, list] = {}
         # left paths paired among equal values that repeat

@@ -25,7 +25,8 @@ def learnt_change(pairing, lp: str, rp: str, lv, rv) -> dict | None:
     kind = found[0] if found else "value_changed"
     label = _label(lp, rp)
     if name == learnt.LOOKED_UP:
-        return _looked_up(pairing.tables.get(lp) or {}, kind, lp, rp, lv, rv)
+        table = pairing.tables.get(lp) or {}
+        return _looked_up(table, lp in pairing.folded, kind, (lp, rp, lv, rv))
     if learnt.follows(name, lv, rv):
         text = f"{label}: {learnt.describe(name)}, as the tool's earlier calls show"
         return finding(kind, "info", end("arguments", lp), end("request", rp), lv, rv, text)
@@ -35,12 +36,13 @@ def learnt_change(pairing, lp: str, rp: str, lv, rv) -> dict | None:
     return finding(kind, "warning", end("arguments", lp), end("request", rp), lv, rv, text)
 
 
-def _looked_up(table: dict, kind: str, lp: str, rp: str, lv, rv) -> dict:
-    """Judge a value the tool looks up.
+def _looked_up(table: dict, folded: bool, kind: str, change: tuple) -> dict:
+    """Judge a value the tool looks up (`change` is lp, rp, lv, rv).
 
     Info as the table gives it or for an input new to it, a warning for another output (or the
-    output of another input)."""
-    verdict = learnt.looked_up(table, lv, rv)
+    output of another input). A `folded` table is keyed in any case."""
+    lp, rp, lv, rv = change
+    verdict = learnt.looked_up(table, lv, rv, folded)
     if verdict is False:
         severity = "warning"
         text = f"{show(rv)}, where the tool's earlier calls looked {show(lv)} up as another value"
@@ -66,7 +68,8 @@ def learnt_departures(pairing) -> list[dict]:
             continue
         lv, rv = pairing.values[lp]
         if learnt.changes(name, lv) or (
-            name == learnt.LOOKED_UP and learnt.digest(lv) in (pairing.tables.get(lp) or {})
+            name == learnt.LOOKED_UP
+            and _looked_up_as_another(pairing.tables.get(lp) or {}, lp in pairing.folded, lv)
         ):
             rp = pairing.pairs[lp]
             text = (
@@ -85,6 +88,12 @@ def learnt_departures(pairing) -> list[dict]:
                 )
             )
     return out
+
+
+def _looked_up_as_another(table: dict, folded: bool, value) -> bool:
+    """Tell whether the table gives a value other than itself for `value`."""
+    key = learnt.table_input(value, folded)
+    return key in table and table[key] != learnt.digest(value)
 
 
 def _given(name: str, value) -> str:

@@ -91,6 +91,8 @@ def pair_arguments(
                 pairing.relations[m["arguments"]] = m["relation"]
                 if isinstance(m.get("table"), dict):
                     pairing.tables[m["arguments"]] = m["table"]
+                    if m.get("folded") is True:
+                        pairing.folded.add(m["arguments"])
                 if isinstance(m.get("alternatives"), list):
                     pairing.alternatives[m["arguments"]] = m["alternatives"]
     pairing.declare(declare_plucks(pairing, entries))

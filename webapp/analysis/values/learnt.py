@@ -45,6 +45,10 @@ NOTHING = object()
 # same output
 MAPS = "maps "
 LOOKED_UP = "looked up"
+# the same entries keyed in any case (`folded <in, case-folded>/<in>><out>`), an input sent as it is
+# too (`<in>` its own output) once the pair has a table: a name looked up whatever its case, beside
+# the ids sent as they are
+FOLDED = "folded "
 # a distinct id-like value a pair's calls agreed on (`seen <digest>`): equal ids that differ from
 # call to call are evidence as strong as a name, and a pair keeps a few digests to count them
 SEEN = "seen "
@@ -62,7 +66,7 @@ NORMAL_SEPARATORS = "-_ .:"
 # layer always makes is checked against each call: a number sent as it is departs from it
 TYPED = "typed "
 # the keys a pair counts beside its relations, none of them a relation itself
-COUNTED_APART = (KEPT, MAPS, SEEN, FORM, NORMALISED, TYPED)
+COUNTED_APART = (KEPT, MAPS, SEEN, FORM, NORMALISED, TYPED, FOLDED)
 # the JSON types a conversion goes between (an integer and a fraction are both numbers)
 _TYPES = {"integer": "number", "array": "list"}
 # what each type is called in a message
@@ -370,6 +374,83 @@ def _entries(counts: dict) -> dict[str, dict[str, int]]:
     return seen
 
 
+def folded_key(a, b) -> str | None:
+    """Return the entry one call shows keyed in any case, or None for other values.
+
+    `folded <in, case-folded>/<in>><out>`: a text input, the output its own when sent as it is."""
+    if not isinstance(a, str):
+        return None
+    f, x, y = digest(a.casefold()), digest(a), digest(b)
+    return f"{FOLDED}{f}/{x}>{y}" if f and x and y else None
+
+
+def _folded_entries(counts: dict) -> tuple[dict, dict]:
+    """Return ({input: {output: calls}}, {input: {spelling: output}}), `folded`."""
+    seen: dict[str, dict[str, int]] = {}
+    spellings: dict[str, dict[str, str]] = {}
+    for key, n in counts.items():
+        if key.startswith(FOLDED) and n > 0:
+            f, _, rest = key[len(FOLDED) :].partition("/")
+            x, _, y = rest.partition(">")
+            outs = seen.setdefault(f, {})
+            outs[y] = outs.get(y, 0) + n
+            spellings.setdefault(f, {})[x] = y
+    return seen, spellings
+
+
+def folded_table(counts: dict) -> dict[str, str]:
+    """Return {case-folded input digest: output digest} of a table in any case, or {}.
+
+    Only when the case never changed an output (each input's one output in DOMINANT of its calls,
+    in whatever case it came) and the table is a function: MIN_LOOKUP_REPEATS spellings of inputs
+    seen twice looked up as another value, two outputs at least. The inputs sent as they are are
+    entries too, so a known one sent as another value departs."""
+    seen, spellings = _folded_entries(counts)
+    out, repeats, outputs = {}, 0, set()
+    for f, outs in seen.items():
+        y, n = max(outs.items(), key=lambda item: (item[1], item[0]))
+        if n < DOMINANT * sum(outs.values()):
+            # one input, in one case or two, gave two outputs: no table keyed in any case
+            return {}
+        if n >= 2:
+            out[f] = y
+            looked = [x for x, given in spellings[f].items() if given == y and x != y]
+            repeats += len(looked)
+            outputs |= {y} if looked else set()
+    if repeats < MIN_LOOKUP_REPEATS or len(outputs) < 2:
+        return {}
+    return out
+
+
+def folded_agreement(counts: dict, equal: int) -> int:
+    """Return the calls a table keyed in any case explains, or 0 when it is none.
+
+    Each input's usual output, and the `equal` calls of the inputs it holds no other output for."""
+    if not folded_table(counts):
+        return 0
+    seen, spellings = _folded_entries(counts)
+    explained = equal
+    for f, outs in seen.items():
+        usual, n = max(outs.items(), key=lambda item: (item[1], item[0]))
+        if usual not in spellings[f]:
+            # an input looked up: its calls sent as they are were counted equal, and disagree
+            explained += n - sum(k for y, k in outs.items() if y in spellings[f])
+    return explained
+
+
+def best_table(counts: dict, equal: int) -> tuple[int, dict, bool]:
+    """Return (calls agreeing, table, keyed in any case) of a pair's lookup.
+
+    (0, {}, False) when it has none.
+
+    The table keyed in any case when it explains more calls (with the `equal` ones)."""
+    exact = lookup_agreement(counts)
+    folded = folded_agreement(counts, equal)
+    if folded > exact:
+        return folded, folded_table(counts), True
+    return (exact, table_of(counts), False) if exact else (0, {}, False)
+
+
 def lookup_agreement(counts: dict) -> int:
     """Return the calls a lookup table explains, or 0 when it is no function yet.
 
@@ -382,12 +463,17 @@ def lookup_agreement(counts: dict) -> int:
     return sum(max(outs.values()) for outs in _entries(counts).values())
 
 
-def looked_up(table: dict, a, b) -> bool | None:
+def table_input(a, folded: bool = False) -> str | None:
+    """Return the digest a table keys `a` by (case-folded for a table in any case)."""
+    return digest(a.casefold() if folded and isinstance(a, str) else a)
+
+
+def looked_up(table: dict, a, b, folded: bool = False) -> bool | None:
     """Tell whether `a` -> `b` is what the table gives.
 
     True, False (another output, or the output of another input), or None when the input is new to
-    it."""
-    x, y = digest(a), digest(b)
+    it. A `folded` table is keyed in any case."""
+    x, y = table_input(a, folded), digest(b)
     if x in table:
         return table[x] == y
     outputs = list(table.values())
