@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from ..common.pointers import child
 from .constants import learnt_constants
+from .consumed import constant_calls
 from .epochs import established, several
 from .error_fields import Envelope, envelopes
 from .item_keys import learnt_item_keys, learnt_lists
@@ -69,6 +70,9 @@ def earlier_fields(
     ]
     if max(counts, default=0) < MIN_EARLIER_CALLS:
         return None
+    # paired only with a field that held one value whatever the argument: never sent there
+    # (consumed.py), so it never travelled
+    constant = {a for (a, _), c in (evidence or {}).items() if constant_calls(established(c))}
     return Earlier(
         frozenset(p for side, p in held if side == "request"),
         frozenset(p for side, p in held if side == "arguments"),
@@ -78,6 +82,7 @@ def earlier_fields(
             if side == "arguments"
             and established(c).get("calls", 0) >= MIN_TRAVELLED
             and not established(c).get("dropped", 0)
+            and path not in constant
         ),
         envelopes(presence, established, service),
         learnt_places(evidence, presence, releases) if evidence else (),
