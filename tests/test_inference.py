@@ -444,6 +444,28 @@ def test_an_argument_paired_only_with_a_constant_is_learnt_consumed():
     assert learnt_consumed(evidence, presence(looked)) == []
 
 
+def test_an_argument_paired_only_with_a_constant_never_travelled():
+    # paired by elimination with `format=png` in every call of the earlier release: never sent,
+    # so a newer call that leaves it out (the learnt `consumed`) is no argument gone missing
+    folders = ["assets", "public/images", "src/icons"] * 4
+    calls = [
+        ({"localPath": f, "key": f"k{i}"}, {"format": "png", "key": f"k{i}"})
+        for i, f in enumerate(folders)
+    ]
+    evidence: dict = {}
+    for arguments, request in calls:
+        delta = observe(leaves(arguments), leaves(request), evidence, changed={LOCAL_PATH})
+        merge(evidence, delta)
+    releases = {"newest": "v2", "seen": ["v1", "v2"]}
+    travelled = earlier_fields(presence(calls), releases, evidence).travelled
+    assert "/localPath" not in travelled and "/key" in travelled
+    # without the pairs' evidence, every argument the analysis never found dropped travelled
+    assert "/localPath" in earlier_fields(presence(calls), releases).travelled
+
+
+LOCAL_PATH = ("/localPath", "/format")
+
+
 def test_a_rename_hint_pairs_a_field_with_one_of_the_next_stage_only():
     def one(kind, snapshot, path, value):
         side = {"snapshot": snapshot, "path": path}

@@ -89,7 +89,7 @@ def test_a_swap_between_renamed_fields_is_a_value_change_at_the_inferred_pair(st
     assert ("value_changed", "/child_count", "/minors") in found
 
 
-def test_a_type_change_on_every_call_of_an_inferred_pair_is_still_reported(store):
+def test_a_type_change_on_every_call_is_learnt_and_a_call_that_reverts_it_is_reported(store):
     envelopes = []
     for event in traffic(25):
         if event["snapshot"] == "request":
@@ -100,10 +100,30 @@ def test_a_type_change_on_every_call_of_an_inferred_pair_is_still_reported(store
         envelopes.append(event)
     load(store, envelopes)
     assert ("/seats", "/quantity") in store.inferred_pairs(TOOL)
-    trace_id = envelopes[0]["trace_id"]
-    assert [f["kind"] for f in findings(store, trace_id) if f["severity"] == "warning"] == [
+    # a conversion the layer makes on every call is its mapping (issue 32): info, not a warning
+    first = findings(store, envelopes[0]["trace_id"])
+    assert not [f for f in first if f["severity"] in ("warning", "error")]
+    assert [f["kind"] for f in first if f["right"] and f["right"]["path"] == "/quantity"] == [
         "type_changed"
     ]
+    # a call that sends the number as it is departs from what every earlier call did
+    arguments = {"seats": 6, "child_count": 2, "store_id": "st_4242", "date": "2026-12-05"}
+    request = {"quantity": 6, "minors": 2, "locationId": "st_4242", "day": "2026-12-05"}
+    load(
+        store,
+        events(
+            {**arguments, "notes": ""},
+            {**request, "comment": "", "channel": "agent"},
+            SWAPPED,
+            minute=40,
+        ),
+    )
+    loud = [
+        (f["kind"], f["right"]["path"])
+        for f in findings(store, SWAPPED)
+        if f["severity"] in ("warning", "error") and f["right"]
+    ]
+    assert loud == [("type_changed", "/quantity")]
 
 
 def test_a_rejected_pair_leaves_inference_and_its_calls_are_reanalysed(store):

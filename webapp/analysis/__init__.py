@@ -32,6 +32,7 @@ from .findings.kinds import (
     sort_findings,
     worst,
 )
+from .pairing.plucks import each_field
 from .pairing.walk import pair_by_id
 from .rules.response_checks import error_body, error_schema_for, is_the_envelope
 from .rules.result_checks import WORD_MAPPED
@@ -125,6 +126,7 @@ __all__ = [
     # pairing and the aligned view
     "MAX_ROWS",
     "add_forced_rows",
+    "each_field",
     "expanded_rows",
     "full_alignment",
     "pair_by_id",

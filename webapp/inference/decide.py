@@ -84,9 +84,13 @@ def strongest(pair, counts: dict) -> Inferred:
         for name, n in counts.items()
         if name != BOTH and _named(name, n, counts)
     ]
-    normalised = _normalisation(counts)
-    if normalised:
-        relations.append(normalised)
+    if any(name.startswith(learnt.JOINED) for _, name in relations):
+        # the rule is the items' own: it names the join with it, never a rival of it
+        relations = _joins_with_items(relations, counts)
+    else:
+        normalised = _normalisation(counts)
+        if normalised:
+            relations.append(normalised)
     # a table: the same input always gave the same output
     table = learnt.best_table(counts, counts.get(EQUAL, 0))[0]
     if table:
@@ -115,6 +119,33 @@ def _normalisation(counts: dict) -> tuple[int, str] | None:
     )
     # every call changed: the case change it always was (`enum_changed`), named as before
     return (changed + kept, name) if kept else None
+
+
+def _joins_with_items(relations: list, counts: dict) -> list:
+    """Return the relations with each join named with the rule its items showed.
+
+    The one rule the calls that changed an item all show (MIN_NORMALISED_CALLS at least): `1-2`
+    joined as `1:2`. A call that sent an item the rule would change does not agree with it; with
+    no one rule, no call that changed an item does."""
+    found = learnt.merged_normalisation(counts)
+    if not found or found[1] < MIN_NORMALISED_CALLS:
+        changed = sum(n for key, n in counts.items() if key.startswith(learnt.NORMALISED) and n > 0)
+        return [
+            (max(0, n - changed), name) if name.startswith(learnt.JOINED) else (n, name)
+            for n, name in relations
+        ]
+    rule = found[0]
+    against = sum(
+        n
+        for key, n in counts.items()
+        if key.startswith(learnt.FORM) and n > 0 and not learnt.normalised_keeps(rule, key)
+    )
+    return [
+        (max(0, n - against), learnt.join_name(learnt.join_parts(name)[0], rule))
+        if name.startswith(learnt.JOINED)
+        else (n, name)
+        for n, name in relations
+    ]
 
 
 def agreeing(name: str, n: int, counts: dict) -> int:

@@ -8,7 +8,7 @@ that agreed at least once take space.
 
 from ..analysis import learnt
 from .epochs import ALONE, BOTH, prior_for, tagged
-from .relations import EQUAL, keys, relation
+from .relations import EQUAL, item_texts, keys, relation
 
 # new candidate pairs one call may start (many equal small values)
 MAX_NEW_PER_CALL = 100
@@ -115,10 +115,26 @@ def _with_kept(counts: dict, a, b, found: str | None = None) -> dict:
     )
     # the types a value changed between: the conversion a layer always makes, and its direction
     typed = learnt.typed_key(a, b) if found == "type_changed" else None
-    for key in (form, rule, typed):
+    for key in (form, rule, typed, *_items_shown(a, b, found)):
         if key:
             counts[key] = 1
     return counts
+
+
+def _items_shown(a, b, found: str | None) -> list[str]:
+    """Return the form or rule each item of a list joined into `b` showed, else [].
+
+    So the normalisation a layer applies to each item before the join is learnt as a text's is."""
+    if not (isinstance(a, list) and isinstance(b, str) and found):
+        return []
+    if found.startswith(learnt.JOINED):
+        separators = (learnt.join_parts(found)[0],)
+    elif found == "type_changed" and len(a) == 1:
+        separators = learnt.JOINS[:1]
+    else:
+        return []
+    shown = learnt.join_of(item_texts(a), b, separators)
+    return shown[1] if shown else []
 
 
 def _seen(value) -> dict:

@@ -2,6 +2,7 @@
 
 Bounded, so a big payload costs what a small one does."""
 
+from ..analysis import each_field
 from ..common.pointers import child
 
 # leaves per snapshot and call; the rest of a big payload is not learnt from
@@ -54,6 +55,27 @@ def _scalar(value) -> bool:
 MAX_ITEMS = 20
 # an item of a list, whichever it is
 ITEM = "*"
+
+
+def plucked(doc, limit: int = MAX_LEAVES) -> dict:
+    """Return {`/list/*/field`: each item's value} of a document's lists of objects.
+
+    A field every item of a list holds as a text or a number: `/nodes/*/nodeId` ->
+    `["1:2", "3:4"]`, what a layer sends joined (`ids=1:2,3:4`) or as a list of its own. Paired
+    like a list of scalars, under the starred path the analysis reads it by
+    (webapp/analysis/pairing/plucks.py)."""
+    out: dict = {}
+    stack = [("", doc, 0)]
+    while stack and len(out) < limit:
+        path, value, depth = stack.pop()
+        if isinstance(value, dict) and depth < MAX_DEPTH:
+            stack += [(child(path, k), v, depth + 1) for k, v in reversed(list(value.items()))]
+        elif path and isinstance(value, list) and 0 < len(value) <= MAX_LIST:
+            out.update(
+                (child(child(path, ITEM), field), found)
+                for field, found in each_field(value).items()
+            )
+    return out
 
 
 def item_leaves(doc, limit: int = MAX_LEAVES) -> set[str]:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from ..common.pointers import child
 from .constants import learnt_constants
+from .consumed import constant_calls
 from .epochs import BOTH, established, several
 from .error_fields import Envelope, envelopes
 from .item_keys import learnt_item_keys, learnt_lists
@@ -74,6 +75,9 @@ def earlier_fields(
     # an argument only ever paired, as another value, with a segment every call sent alike never
     # travelled: the calls learnt before the constant was paired it by elimination (segments.py)
     stuck = _only_at_constants(evidence or {}, constant_segments(presence))
+    # paired only with a field that held one value whatever the argument: never sent there
+    # (consumed.py), so it never travelled
+    constant = {a for (a, _), c in (evidence or {}).items() if constant_calls(established(c))}
     return Earlier(
         frozenset(p for side, p in held if side == "request"),
         frozenset(p for side, p in held if side == "arguments"),
@@ -84,6 +88,7 @@ def earlier_fields(
             and established(c).get("calls", 0) >= MIN_TRAVELLED
             and not established(c).get("dropped", 0)
             and path not in stuck
+            and path not in constant
         ),
         envelopes(presence, established, service),
         learnt_places(evidence, presence, releases) if evidence else (),

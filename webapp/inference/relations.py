@@ -47,30 +47,49 @@ def relation(a, b) -> str | None:
     kind = found[0]
     if kind == "scaled":
         return f"scaled {_factor(a, b)}"
-    if kind == "type_changed" and isinstance(a, list) and isinstance(b, str):
-        return joined(a, b) or kind
+    if isinstance(a, list) and isinstance(b, str) and kind in ("type_changed", "value_changed"):
+        return _list_as_text(a, b, kind)
     if kind == "type_changed" and isinstance(a, str) and isinstance(b, list):
         return learnt.relation_name(a, b) or kind
     return kind if kind in TRANSFORMS else learnt.relation_name(a, b)
 
 
+def _list_as_text(items: list, text: str, kind: str) -> str | None:
+    """Name how a list became one text: a join, its one item, or None.
+
+    Its items sent as they are or each put in the API's form (`1-2` as `1:2`), which the counts
+    keep apart (evidence.py)."""
+    found = joined(items, text)
+    if found:
+        return found
+    if len(items) == 1 and learnt.join_of(item_texts(items), text):
+        return "type_changed"
+    # another list sent as text (JSON) is the type change classify saw
+    return kind if kind == "type_changed" else None
+
+
 def joined(items: list, text: str) -> str | None:
     """Name the join of a list into one text, or None when it is not one.
 
-    "joined |" for `a|b`."""
-    texts = ["true" if x is True else "false" if x is False else str(x) for x in items]
+    "joined |" for `a|b`, and for `a-1|b:2` sent from `["a-1", "b-2"]` (each item's form is
+    counted apart)."""
+    texts = item_texts(items)
     if len(texts) < 2:
         return None
-    return next((f"joined {sep}" for sep in _JOINS if sep.join(texts) == text), None)
+    found = learnt.join_of(texts, text, _JOINS)
+    return learnt.join_name(found[0]) if found else None
+
+
+def item_texts(items: list) -> list[str]:
+    """Return a list's items as text, as a join writes them."""
+    return ["true" if x is True else "false" if x is False else str(x) for x in items]
 
 
 def separator_of(relation_name: str | None) -> str | None:
     """Return the separator a "joined |" relation names, else None."""
-    return (
-        relation_name[len("joined ") :]
-        if relation_name and relation_name.startswith("joined ")
-        else None
-    )
+    if not relation_name or not relation_name.startswith(learnt.JOINED):
+        return None
+    return learnt.join_parts(relation_name)[0]
 
 
 def _factor(a, b) -> str:
@@ -86,6 +105,9 @@ def keys(value) -> set:
     So only those pairs are compared."""
     if isinstance(value, list):
         found = {("list", canonical([str(x) for x in value]))}
+        if len(value) >= 2:
+            # items each put in the API's form (`1-2` as `1:2`) meet their join too
+            found.add(("items", canonical([norm_text(str(x)) for x in value])))
         return (
             found | keys(value[0])
             if len(value) == 1 and not isinstance(value[0], (dict, list))
@@ -128,6 +150,7 @@ def _keys_of(value) -> set:
             found.add(("list", canonical(text.split(sep))))
             # `a, b` split and trimmed
             found.add(("list", canonical([part.strip() for part in text.split(sep)])))
+            found.add(("items", canonical([norm_text(part) for part in text.split(sep)])))
     # a value wrapped in a template (`gid://shop/Customer/123`, `title:*mug*`) meets the value
     found.update(("token", word) for word in _WORDS.findall(text)[:MAX_TOKENS])
     return found

@@ -18,7 +18,7 @@ from ..inference.error_fields import SIDE as ERROR_SIDE
 from ..inference.error_fields import error_presence
 from ..inference.evidence import merge
 from ..inference.item_keys import item_counts
-from ..inference.leaves import item_leaves, item_values, item_views
+from ..inference.leaves import item_leaves, item_values, item_views, plucked
 from ..inference.segments import segment_texts
 from ..inference.way_back import way_back_presence
 from ..store.mappings import AWAITING, LEARNT, MAX_PAIRS_PER_TOOL, RETURNING, UNLEARNT
@@ -184,7 +184,9 @@ def _counted(state: _State, calls: dict, read: tuple) -> tuple:
             document = read_request(snaps, state.template, requests.get(key))
             # a big call's leaves are many small acyclic tuples: no collector passes over them
             with paused_collector():
-                arguments = leaves(snaps["arguments"]["payload"])
+                payload = snaps["arguments"]["payload"]
+                # a list of objects through one field of its items counts as a list of values
+                arguments = {**leaves(payload), **plucked(payload)}
                 request = external_leaves(leaves(document))
                 per_call[key] = _observed(
                     arguments, request, known, presence, newest, paired.get(key)

@@ -8,7 +8,9 @@ from ...common import jsontext
 from ...common.pointers import ancestors, child, last, parent
 from ..budget import tick
 from ..values.json_values import REDACTED, canonical, is_empty, is_number, norm_key, norm_text
+from ..values.learnt import join_of
 from ..values.readings import read_number
+from .plucks import each_field, item_leaves, pair_pluck, star_path
 from .renames import pair_by_names, pair_lists, pair_scalars
 
 MAX_NODES = 200_000
@@ -17,6 +19,10 @@ JOINERS = (",", ", ", ";", "; ", "|", " ", "\n")
 MIN_JOINED = 3
 # the most items a list joined into one text is looked for with
 MAX_JOINED_ITEMS = 50
+# longer texts, or texts beside more free texts than this, are looked for only as exact joins (a
+# big request's thousands of texts are not split and normalised for a few lists)
+MAX_LOOSE_TEXT = 2000
+MAX_LOOSE_TEXTS = 2000
 _PLAIN = {str, int, bool, type(None)}
 
 
@@ -48,7 +54,7 @@ class Leftovers:
         for _ in range(3):
             if not (self._by_key(_exact_key, "value") | self._shapes()):
                 break
-        self._joined_lists()
+        self.joined_lists()
         self._by_key(_loose_key, "loose")
         pair_scalars(self, self.describe)
 
@@ -145,32 +151,59 @@ class Leftovers:
             self.touched[side].update(ancestors(path))
         self.p.walk(lp, lv, rp, rv, how)
 
-    def _joined_lists(self) -> None:
-        """Pair a list of texts with the one text that joins its items, under any key.
+    def joined_lists(self, plucks_only: bool = False) -> None:
+        """Pair a list with the one text that joins its items, under any key.
 
-        `keywords: ["refund", "trial"]` -> `value: "refund|trial"`, a one-item list with its item;
-        each side's only match."""
-        lists = [
-            (path, value, texts)
-            for path, value in self.nodes(0)
-            if isinstance(value, list) and (texts := _item_texts(value))
-        ]
+        A list of texts, or of objects through one field of each item (a pluck,
+        pairing/plucks.py): `keywords: ["refund", "trial"]` -> `value: "refund|trial"`,
+        `nodes: [{"nodeId": "1-2", ...}, ...]` -> `ids=1:2,...`; each item as it is or in the API's
+        form (`1-2` as `1:2`), a one-item list with its item. Each side's only match."""
+        lists = self._lists(plucks_only)
         if not lists:
             return
-        texts = {}
+        texts: dict[str, list] = {}
         for path, value in self.nodes(1, scalars_only=True):
             if isinstance(value, str) and len(value) >= MIN_JOINED:
                 texts.setdefault(value, []).append(path)
+        index = _Joins(texts)
         found = [
-            (lp, lv, rp, text)
-            for lp, lv, items in lists
-            for text in {sep.join(items) for sep in JOINERS}
-            for rp in texts.get(text, ())
+            (lp, lv, rp, text, field)
+            for lp, lv, items, field in lists
+            for text in index.joining(items)
+            for rp in texts[text]
         ]
         lefts, rights = Counter(m[0] for m in found), Counter(m[2] for m in found)
-        for lp, lv, rp, rv in found:
+        for lp, lv, rp, rv, field in found:
             if lefts[lp] == 1 and rights[rp] == 1 and self.free(0, lp) and self.free(1, rp):
-                self.pair(lp, lv, rp, rv, "value")
+                if field is None:
+                    self.pair(lp, lv, rp, rv, "value")
+                else:
+                    self._pluck(lp, lv, field, rp, rv)
+
+    def _lists(self, plucks_only: bool) -> list[tuple]:
+        """Return (path, list, item texts, field or None) of the free lists to join."""
+        out = []
+        for path, value in self.nodes(0):
+            if not isinstance(value, list) or not 0 < len(value) <= MAX_JOINED_ITEMS:
+                continue
+            texts = None if plucks_only else _item_texts(value)
+            if texts:
+                out.append((path, value, texts, None))
+            for field, found in each_field(value).items():
+                out.append((path, value, [str(v) for v in found], field))
+        return out
+
+    def _pluck(self, lp: str, lv: list, field: str, rp: str, rv) -> None:
+        """Pair each item's field with the text that joins them (pairing/plucks.py)."""
+        leaves = item_leaves(lv, lp, field)
+        if pinned(rp, self.p.pinned_right) or any(
+            pinned(path, self.p.pinned_left) or not self.free(0, path) for path, _ in leaves
+        ):
+            return
+        pair_pluck(self.p, star_path(lp, field), leaves, rp, rv, "value")
+        for path, _ in leaves:
+            self.touched[0].update(ancestors(path))
+        self.touched[1].update(ancestors(rp))
 
     def _by_key(self, keyer, how) -> bool:
         loose = how == "loose"
@@ -364,3 +397,39 @@ def _item_texts(items: list) -> list[str] | None:
             return None
         out.append(str(item))
     return out
+
+
+class _Joins:
+    """The texts a list's items may be joined into, looked up by the join.
+
+    Exactly, or each item in another form (`1-2` as `1:2`): texts are indexed by their parts
+    without case or separators only when a list asks (most calls join nothing)."""
+
+    def __init__(self, texts: dict):
+        self.texts = texts
+        self._loose: dict | None = None
+
+    def joining(self, items: list[str]) -> set[str]:
+        """Return the texts that join `items` with one of JOINERS."""
+        exact = {text for text in {sep.join(items) for sep in JOINERS} if text in self.texts}
+        if exact or len(items) < 2 or len(self.texts) > MAX_LOOSE_TEXTS:
+            return exact
+        found = set()
+        for sep in JOINERS:
+            key = sep.join(norm_text(item) for item in items)
+            for text in self._by_parts().get((sep, key), ()):
+                if join_of(items, text, (sep,)):
+                    found.add(text)
+        return found
+
+    def _by_parts(self) -> dict:
+        if self._loose is None:
+            self._loose = {}
+            for text in self.texts:
+                if len(text) > MAX_LOOSE_TEXT:
+                    continue
+                for sep in JOINERS:
+                    if sep in text:
+                        key = sep.join(norm_text(part) for part in text.split(sep))
+                        self._loose.setdefault((sep, key), []).append(text)
+        return self._loose

@@ -72,6 +72,9 @@ class Pairing:
         self.quiet_roots: tuple = ()
         # left path -> the other arguments joined with it into one field
         self.joined: dict[str, list] = {}
+        # the starred path of a list's items' field paired as one value -> its items' leaves
+        # (pairing/plucks.py)
+        self.plucks: dict[str, list] = {}
         # the request's HTTP method (GET, POST...) when logged, and the body it sent (None: none)
         self.http_method: str | None = None
         self.http_body = None

@@ -6,6 +6,7 @@ from ...common.pointers import child, is_pointer, last, parent, resolve
 from ..budget import tick
 from ..findings.kinds import end, finding
 from ..pairing.leftovers import Leftovers, remaining
+from ..pairing.plucks import declare_plucks
 from ..pairing.walk import Pairing
 from ..schemas.declared import declares
 from ..values import learnt
@@ -33,6 +34,7 @@ from .undecided import (
     dated,
     looked_up,
     normalised_id,
+    plucked_join,
     reshaped,
     timed,
 )
@@ -94,7 +96,7 @@ def pair_arguments(
                         pairing.folded.add(m["arguments"])
                 if isinstance(m.get("alternatives"), list):
                     pairing.alternatives[m["arguments"]] = m["alternatives"]
-    pairing.declare(entries)
+    pairing.declare(declare_plucks(pairing, entries))
     pairing.constants = constant_segments(request, contract) if located else set()
     # never on the wire: pair them with nothing
     pairing.pinned_left |= (
@@ -229,6 +231,9 @@ def mapping_findings(pairing: Pairing, contract, bad_request_paths: set) -> list
     out = []
     for lp, rp in pairing.pairs.items():
         how = pairing.how[lp]
+        # a pluck is judged as the value it makes (below), never as a rename
+        if lp in pairing.plucks:
+            continue
         if how in _REPAIRED and (lp in pairing.whole or is_container(pairing.values[lp][0])):
             out.append(_relocation(pairing, lp, rp, how))
     missed = unconverted(pairing)
@@ -252,7 +257,8 @@ def mapping_findings(pairing: Pairing, contract, bad_request_paths: set) -> list
         if judged is not None:
             out.append(judged)
             continue
-        note = wire_change(pairing, lp, rp, lv, rv, contract)
+        # a pluck is no value the wire writes: judged as the join it is
+        note = None if lp in pairing.plucks else wire_change(pairing, lp, rp, lv, rv, contract)
         # the same value as the wire writes it, or a shape made on purpose
         if note is not None:
             out += _on_the_wire(pairing, lp, rp, lv, rv, note)
@@ -370,6 +376,8 @@ def _undecided(pairing, contract, pair: tuple, kind: str, lv, sent: tuple) -> st
     A value held whole, reshaped, looked up or timed, a number clamped to its stated bound.
     `sent` is the request's value as sent and as read back to the argument's type."""
     (lp, rp), (rv, read) = pair, sent
+    if lp in pairing.plucks:
+        return plucked_join(last(lp), lv, rv)
     # the bound is the contract's own word, whatever maps the pair
     bound = clamped(lv, read, argument_schemas(contract, lp)) if kind == "value_changed" else None
     # a pair the contract or the tool's history maps as it is departs from them

@@ -54,8 +54,10 @@ def quiet_added(pairing, path: str, contract) -> bool:
 def pair_wire(leftovers, contract) -> None:
     """Pair arguments with fields outside the body by name.
 
-    Then arguments joined into one parameter."""
+    Then a list's items' field joined into one parameter (a pluck: its items' leaves are no
+    arguments of their own), then arguments joined into one parameter."""
     _pair_names(leftovers)
+    leftovers.joined_lists(plucks_only=True)
     _pair_joined(leftovers, contract)
 
 

@@ -21,6 +21,7 @@ from ...common import jsontext
 from ...common.pointers import MISSING, tokens
 from ..schemas.declared import field_schemas
 from ..values.json_values import is_container, is_number, norm_key, norm_text, same
+from ..values.learnt import NORMALISED, describe, join_of
 from ..values.readings import read_number, unix_time_of
 from ..wire.values import as_text
 from .held_whole import only_leaf
@@ -106,11 +107,35 @@ def _joined(value, sent) -> str | None:
     else:
         return None
     texts = [_item_text(item) for item in items]
-    if None in texts or not any(j.join(texts) == text for j in _JOINERS):
+    shown = None if None in texts else join_of(texts, text, _JOINERS)
+    if shown is None:
         return None
     if len(items) == 1:
         what = "a one-item list sent as its item" if text is sent else "a text sent as a list of it"
-    return f"{what}: {SETTLES.format('a join', 'a list flattened')}"
+    return f"{what}{_in_form(shown[1], len(items))}: {SETTLES.format('a join', 'a list flattened')}"
+
+
+def plucked_join(field: str, value: list, sent) -> str | None:
+    """Say how one field of a list's items and a text are one value, else None.
+
+    `nodes: [{"nodeId": "1-2"}, {"nodeId": "3:4"}]` -> `"1:2,3:4"`: each item's field joined,
+    as it is or in the API's form (pairing/plucks.py)."""
+    texts = [as_text(item) for item in value]
+    shown = join_of(texts, sent, _JOINERS) if isinstance(sent, str) else None
+    if shown is None:
+        return None
+    what = f"each item's {field} sent joined into one text"
+    if len(value) == 1:
+        what = f"a one-item list's {field} sent as its text"
+    return f"{what}{_in_form(shown[1], len(value))}: {SETTLES.format('a join', 'a list flattened')}"
+
+
+def _in_form(shown: list[str], items: int) -> str:
+    """Say how the items were put in another form, when some were: ` ("-" as ":")`."""
+    rules = [key for key in shown if key.startswith(NORMALISED)]
+    if not rules:
+        return ""
+    return f" ({len(rules)} of {items} items {describe(rules[0])})"
 
 
 def _item_text(item) -> str | None:

@@ -7,7 +7,9 @@ text, splits a text into a list or clamps a number does it the same way every ca
 the relation each call shows (`relation_name`); once a pair's calls agree, the analysis checks each
 call against it (`follows`, `gives`): a value the relation gives is quiet, any other is a departure.
 Names are plain text, stored with the evidence counts: `wrapped ["gid://shop/Customer/", ""]`,
-`joined ,`, `split ,`, `at most 200`, `at least 1`.
+`joined ,`, `split ,`, `at most 200`, `at least 1`. A join whose items the layer first puts in the
+API's form names both (`joined [",", "normalised ..."]`, `join_name`): each call counts the plain
+join and the form or rule of each item (`join_of`), and inference names the two together.
 """
 
 import hashlib
@@ -162,6 +164,49 @@ def _normalise(name: str, text: str) -> str:
     if "keep" not in cases:
         text = text.upper() if "upper" in cases else text.lower()
     return "".join(separators.get(c, c) for c in text)
+
+
+def join_name(separator: str, rule: str | None = None) -> str:
+    """Name a join, with the normalisation it applies to each item first (or none)."""
+    return JOINED + (json.dumps([separator, rule]) if rule else separator)
+
+
+def join_parts(name: str) -> tuple[str, str | None]:
+    """Return the separator and the item rule (or None) a join's name holds."""
+    rest = name[len(JOINED) :]
+    # no separator starts with a bracket: a JSON pair names a join with its items' rule
+    if rest.startswith("[") and len(rest) > 1:
+        try:
+            separator, rule = json.loads(rest)
+        except (ValueError, TypeError):
+            return rest, None
+        if isinstance(separator, str) and isinstance(rule, str):
+            return separator, rule
+    return rest, None
+
+
+def join_of(texts: list[str], text: str, separators=JOINS) -> tuple[str, list[str]] | None:
+    """Return the separator that joins `texts` into `text`, and what each item showed.
+
+    Each item sent as it is (its `form_key`) or put in the API's form (`normalised_name`): `1-2`
+    joined as `1:2`. None when no separator joins them so."""
+    for separator in separators:
+        parts = [text] if len(texts) == 1 else text.split(separator)
+        if len(parts) != len(texts):
+            continue
+        shown = [_item_shows(x, y) for x, y in zip(texts, parts)]
+        if None not in shown:
+            return separator, [key for key in shown if key]
+    return None
+
+
+def _item_shows(item: str, part: str) -> str | None:
+    """Return an item's form (sent as it is) or rule (normalised), or None.
+
+    "" for an item sent as it is whose form is not kept (a long text)."""
+    if item == part:
+        return form_key(item) or ""
+    return normalised_name(item, part)
 
 
 def typed_key(a, b) -> str | None:
@@ -447,8 +492,11 @@ def gives(name: str, a):
     if name.startswith(NORMALISED):
         return _normalise(name, a) if isinstance(a, str) else NOTHING
     if name.startswith(JOINED):
+        separator, rule = join_parts(name)
         texts = [as_text(x) for x in a] if isinstance(a, list) else [None]
-        return NOTHING if None in texts else name[len(JOINED) :].join(texts)
+        if None in texts:
+            return NOTHING
+        return separator.join(_normalise(rule, t) if rule else t for t in texts)
     if name.startswith(SPLIT):
         return _split(a, name[len(SPLIT) :]) if isinstance(a, str) else NOTHING
     if name.startswith(SCALED) and is_number(a):
@@ -509,7 +557,9 @@ def describe(name: str) -> str:
         prefix, suffix = json.loads(name[len(WRAPPED) :])
         return f'wrapped as "{prefix}{{value}}{suffix}"'
     if name.startswith(JOINED):
-        return f'joined with "{name[len(JOINED) :]}"'
+        separator, rule = join_parts(name)
+        each = f", each item {_describe_normalised(rule)}" if rule else ""
+        return f'joined with "{separator}"{each}'
     if name.startswith(SPLIT):
         return f'split at "{name[len(SPLIT) :]}"'
     if name == LOOKED_UP:
