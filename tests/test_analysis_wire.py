@@ -505,6 +505,32 @@ def test_a_graphql_post_pairs_arguments_with_its_variables_and_its_query_text_is
     ] == ["/variables/name"]
 
 
+@pytest.mark.parametrize(
+    "declared, loud_kinds", [("ID!", []), ("[ID!]", []), ("Int", ["type_changed"])]
+)
+def test_a_number_sent_as_text_to_a_graphql_variable_is_judged_by_its_declared_type(
+    declared, loud_kinds
+):
+    # monday.com's layer sends an item id the model gave as a number as the ID its operation
+    # declares: the spec serialises an ID as text; an Int sent as text is still a type change
+    args = {"itemId": 9876543210, "body": "Shipped"}
+    body = {
+        "query": f"mutation ($itemId: {declared}, $body: String!) {{ create_update(item_id: "
+        "$itemId, body: $body) { id } }",
+        "variables": {"itemId": "9876543210", "body": "Shipped"},
+    }
+    result = call(args, "https://api.monday.com/v2", body, "POST")
+    assert [f["kind"] for f in loud(result)] == loud_kinds
+    [change] = [f for f in result["findings"] if f["kind"] == "type_changed"]
+    assert change["right"]["path"] == "/variables/itemId"
+    assert ("travels as text" in change["message"]) == (not loud_kinds)
+    # the same id changed is loud whatever the declaration
+    body["variables"]["itemId"] = "9876543211"
+    assert [
+        f["right"]["path"] for f in loud(call(args, "https://api.monday.com/v2", body, "POST"))
+    ] == ["/variables/itemId"]
+
+
 def test_an_argument_named_query_is_never_paired_with_the_graphql_document():
     # Linear's search tool: `query` becomes a `filter.or` of `contains`, the body's `query` is the
     # operation

@@ -139,6 +139,11 @@ def _join_services(store, conn, tool: str, paths: dict, errors: dict) -> None:
         store.reanalyse_recent_in(conn, other)
 
 
+def _once(counts: dict) -> dict:
+    """Return a call's counts of one pair, each at most 1 (the call showed it, or not)."""
+    return {name: min(n, 1) for name, n in counts.items()}
+
+
 def _host(request: dict) -> str | None:
     """Return the host a request went to, lower-cased; None without a URL."""
     url = (request.get("http") or {}).get("url")
@@ -196,11 +201,12 @@ def _counted(state: _State, calls: dict, read: tuple) -> tuple:
                     item_values(snaps["arguments"]["payload"]),
                     external_leaves(item_values(document)),
                 )
+                by_item: dict = {}
                 for items, sent_items in views:
-                    merge(
-                        per_call[key],
-                        _observed(items, sent_items, known, presence, newest, None),
-                    )
+                    merge(by_item, _observed(items, sent_items, known, presence, newest, None))
+                # a call counts once for its items' pairs, however many items it sent: one call
+                # of 30 items is no history of 30 calls (it taught pairs, and was analysed twice)
+                merge(per_call[key], {pair: _once(counts) for pair, counts in by_item.items()})
                 # the leaves of lists' items are counted under their starred paths too
                 listed = item_leaves(snaps["arguments"]["payload"])
                 sent = set(external_leaves(dict.fromkeys(item_leaves(document))))

@@ -11,12 +11,12 @@ from ..pairing.walk import Pairing
 from ..schemas.declared import declares
 from ..values import learnt
 from ..values.classify import change_kind, classify
-from ..values.json_values import is_container, key_style, norm_key, show
+from ..values.json_values import is_container, is_number, key_style, norm_key, show
 from ..values.learnt import digest
 from ..values.readings import same_local_time
 from ..values.transforms import shared_transform, transform_of
 from ..wire.locations import TEXT_ROOTS, body_part, in_text, internal, is_request_path
-from ..wire.request import is_graphql
+from ..wire.request import TEXT_SCALARS, graphql_variable_types, is_graphql
 from ..wire.values import wire_reading
 from .arrays import fold_arrays, plain
 from .conversions import unconverted
@@ -380,9 +380,15 @@ def _undecided(pairing, contract, pair: tuple, kind: str, lv, sent: tuple) -> st
         return plucked_join(last(lp), lv, rv)
     # the bound is the contract's own word, whatever maps the pair
     bound = clamped(lv, read, argument_schemas(contract, lp)) if kind == "value_changed" else None
-    # a pair the contract or the tool's history maps as it is departs from them
-    if bound or pairing.how.get(lp) in ("declared", "inferred"):
+    if bound:
         return bound
+    if kind == "type_changed" and is_number(lv) and isinstance(rv, str):
+        declared = _graphql_text_variable(pairing, rp)
+        if declared:
+            return declared
+    # a pair the contract or the tool's history maps as it is departs from them
+    if pairing.how.get(lp) in ("declared", "inferred"):
+        return None
     # a date written another way is its format changed, not a template
     if kind == "value_changed" and held_whole(lv, rv):
         return HELD_WHOLE
@@ -398,6 +404,20 @@ def _undecided(pairing, contract, pair: tuple, kind: str, lv, sent: tuple) -> st
     found = looked_up(pair, lv, read) or timed(lv, read) or dated(lv, read)
     # a list in a URL or form is joined as the wire's conventions and the contract's style say
     return found or (reshaped(lv, read) if not in_text(rp) else None)
+
+
+def _graphql_text_variable(pairing, rp: str) -> str | None:
+    """Say so when a GraphQL request declares the variable at rp as text (ID, String).
+
+    The operation's own declaration is a contract: a number sent there as text is what it asks."""
+    if not rp.startswith("/variables/") or rp.count("/") != 2:
+        return None
+    body = body_part(pairing.right) if pairing.located else pairing.right
+    variable = last(rp)
+    named = graphql_variable_types(body).get(variable)
+    if named not in TEXT_SCALARS:
+        return None
+    return f"the GraphQL operation declares ${variable} as {named}, which travels as text"
 
 
 def _on_the_wire(pairing, lp, rp, lv, rv, note: str) -> list[dict]:

@@ -261,6 +261,22 @@ def is_form(body, media: str | None) -> bool:
     return bool(_FORM_TEXT.match(body)) and not body.lstrip().startswith(("{", "["))
 
 
+# `$name: Type` in an operation's variable definitions (`[ID!]!` read as ID)
+_GRAPHQL_VARIABLE = re.compile(r"\$([_A-Za-z]\w*)\s*:\s*\[?\s*([_A-Za-z]\w*)", re.ASCII)
+# GraphQL's own scalars that a server reads from text (the spec serialises an ID as a String)
+TEXT_SCALARS = frozenset({"ID", "String"})
+
+
+def graphql_variable_types(body) -> dict[str, str]:
+    """Return {variable: named type} a GraphQL request declares in its operation text.
+
+    `mutation ($itemId: ID!, $ids: [Int])` -> {"itemId": "ID", "ids": "Int"}; {} for any other
+    body."""
+    if not is_graphql(body):
+        return {}
+    return dict(_GRAPHQL_VARIABLE.findall(body["query"]))
+
+
 def is_graphql(body) -> bool:
     """Tell whether a JSON body is a GraphQL request.
 
