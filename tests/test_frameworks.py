@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from test_instrumentations import ARGUMENTS, ORDERS, posts_json, posts_pb, replay, trace_ids
 from test_instrumentations_split import ORDERS as BATCHINGS
-from test_instrumentations_split import calls_of, ordered, renamed, trace_ids_of
+from test_instrumentations_split import calls_of, postings, renamed, trace_ids_of
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "frameworks"
 RECORDINGS = sorted(p.stem for p in FIXTURES.glob("*.pb"))
@@ -104,15 +104,7 @@ SPLIT_NOT_YET: dict[str, str] = {}
 )
 def test_a_framework_recording_one_request_per_span_gives_the_calls_of_one_request(client, stem):
     recorded = json.loads((FIXTURES / f"{stem}.json").read_text())
-    [trace_id] = trace_ids_of(recorded)
-    found = {}
-    for number, order in enumerate(BATCHINGS):
-        own = f"{trace_id[:-2]}{number:02x}"
-        posts = renamed(ordered(copy.deepcopy(recorded), order), {trace_id: own})
-        replay(
-            client, [(p["path"], json.dumps(p["body"]).encode()) for p in posts], "application/json"
-        )
-        found[order] = calls_of(client, own)
+    found = postings(client, recorded)
     for order in BATCHINGS[1:]:
         assert found[order] == found["recorded"], order
 

@@ -107,12 +107,21 @@ def calls_of(client, trace_id: str) -> dict:
 @pytest.mark.parametrize("stem", [expected(stem) for stem in RECORDINGS])
 def test_one_request_per_span_in_any_order_gives_the_calls_of_one_request(client, stem):
     recorded = json.loads((FIXTURES / f"{stem}.json").read_text())
+    found = postings(client, recorded)
+    for order in ORDERS[1:]:
+        assert found[order] == found["recorded"], order
+
+
+def postings(client, recorded: list[dict]) -> dict:
+    """Post a recording in each order; return {order: its calls} (`calls_of`).
+
+    Each posting gets a trace id of its own, and names its tools apart too: a tool's earlier
+    postings are its history, which rightly changes its verdicts (a conversion learnt, issue 32);
+    batching must not."""
     [trace_id] = trace_ids_of(recorded)
     found, tools = {}, []
     for number, order in enumerate(ORDERS):
         own = f"{trace_id[:-2]}{number:02x}"
-        # each posting's tools named apart too: a tool's earlier postings are its history, which
-        # rightly changes its verdicts (a conversion learnt, issue 32); batching must not
         names = {tool: f"{tool}__{number}" for tool in tools}
         posts = renamed(ordered(copy.deepcopy(recorded), order), {trace_id: own, **names})
         replay(
@@ -125,5 +134,4 @@ def test_one_request_per_span_in_any_order_gives_the_calls_of_one_request(client
         tools = (
             tools or sorted({c["tool"] for c in found[order].values() if c["tool"]}, key=len)[::-1]
         )
-    for order in ORDERS[1:]:
-        assert found[order] == found["recorded"], order
+    return found
