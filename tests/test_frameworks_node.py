@@ -11,7 +11,6 @@ model's call id, its four snapshots, the framework as its source, and the plante
 only warning, however the spans are split into requests.
 """
 
-import copy
 import json
 import shutil
 import subprocess
@@ -21,7 +20,7 @@ from pathlib import Path
 import pytest
 from test_instrumentations import ARGUMENTS, ORDERS, posts_json, posts_pb, replay
 from test_instrumentations_split import ORDERS as BATCHINGS
-from test_instrumentations_split import calls_of, ordered, renamed, trace_ids_of
+from test_instrumentations_split import calls_of, postings, trace_ids_of
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "frameworks_node"
 RECORDINGS = sorted(p.stem for p in FIXTURES.glob("*.pb"))
@@ -77,16 +76,7 @@ def test_a_node_framework_recording_gives_one_call_per_tool_call(client, stem, e
 def test_a_node_framework_recording_one_request_per_span_gives_the_calls_of_one_request(
     client, stem
 ):
-    posts = recorded(stem)
-    [trace_id] = trace_ids_of(posts)
-    found = {}
-    for number, order in enumerate(BATCHINGS):
-        own = f"{trace_id[:-2]}{number:02x}"
-        split = renamed(ordered(copy.deepcopy(posts), order), {trace_id: own})
-        replay(
-            client, [(p["path"], json.dumps(p["body"]).encode()) for p in split], "application/json"
-        )
-        found[order] = calls_of(client, own)
+    found = postings(client, recorded(stem))
     assert len(found["recorded"]) == len(ARGUMENTS[stem.rsplit("-", 1)[1]])
     for order in BATCHINGS[1:]:
         assert found[order] == found["recorded"], order
