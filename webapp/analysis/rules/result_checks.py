@@ -305,7 +305,7 @@ def _structured(response, reading: Reading, contract, arguments) -> tuple[Pairin
         elif word_mapped(f):
             f["severity"] = "info"
             f["message"] += f" ({WORD_MAPPED})"
-        elif f["left"] and f["right"] and f["kind"] in _VALUE_KINDS:
+        elif f["left"] and f["right"] and f["kind"] in _ECHO_KINDS:
             given = _leaves(arguments) if given is None else given
             if _echoed(f["right_value"], given):
                 f["severity"] = "info"
@@ -331,6 +331,9 @@ def _way_back_pairs(contract, reading: Reading) -> list[dict]:
 
 # changes of a value the result may hand over from the arguments instead
 _VALUE_KINDS = ("type_changed", "value_changed", "format_changed", "scaled")
+# only the same value in another type or form: a response's `unpaid` handed back as the `paid`
+# the model asked for is the layer overwriting the answer, however much it looks like an echo
+_ECHO_KINDS = ("type_changed", "format_changed")
 ECHOED = (
     "the result hands back the model's own argument, as the model sent it: an echo of the "
     "arguments, not the response's value changed"
