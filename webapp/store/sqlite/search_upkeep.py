@@ -82,7 +82,9 @@ class SearchIndexUpkeep:
                     raise
                 size = max(1, size // 4)
                 continue
-            self.checkpoint("PASSIVE", required=False)
+            # RESTART, as the deletions' steps: after a PASSIVE one a server's reader kept the WAL
+            # from restarting, each step was added to its end, and a tight disk ran out
+            self.checkpoint("RESTART", required=False)
             # FTS5's usual merges, a bounded step at a time
             while self._merge_index_step(whole=False):
                 pass
@@ -124,7 +126,7 @@ class SearchIndexUpkeep:
                     raise
                 pages //= 4
                 continue
-            self.checkpoint("PASSIVE", required=False)
+            self.checkpoint("RESTART", required=False)
             return worked
 
     def _index_setting(self, name: str, value: int, required: bool = True) -> None:
