@@ -129,6 +129,12 @@ class Store(
         Nothing here: a database server watches its own disk; a file on this machine's disk is
         SQLite's to watch (sqlite/upkeep.py)."""
 
+    def near_headroom(self) -> bool:
+        """Say whether the disk is within one floor of TRACEDIFF_MIN_FREE_MB.
+
+        Never, here (see keep_headroom)."""
+        return False
+
     def settle_when_tight(self) -> None:
         """After a background write on a nearly full disk, give its log back at once.
 

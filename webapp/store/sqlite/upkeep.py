@@ -78,6 +78,14 @@ class Upkeep(SearchIndexUpkeep):
             )
         _WAL_GIVEN_BACK.pop(self.path, None)
 
+    def near_headroom(self) -> bool:
+        """Say whether the disk has less than twice TRACEDIFF_MIN_FREE_MB free.
+
+        The analyser then writes one call at a time, the floor checked before each."""
+        if not self.min_free_bytes or self.path == ":memory:":
+            return False
+        return self.free_bytes() < 2 * self.min_free_bytes
+
     def settle_when_tight(self) -> None:
         """After a background write below the headroom, checkpoint its WAL pages.
 
