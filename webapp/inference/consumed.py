@@ -11,7 +11,16 @@ release shows teaches nothing).
 """
 
 from ..analysis import learnt
-from .epochs import ALONE, BOTH, PRIOR, established, plain, several
+from .epochs import (
+    ALONE,
+    BOTH,
+    PRIOR,
+    SEVERAL,
+    SEVERAL_DROPPED,
+    established,
+    plain,
+    several,
+)
 from .leaves import in_a_list, starred
 
 # calls holding an argument, none of them sending it, before it is learnt consumed
@@ -33,6 +42,10 @@ def learnt_consumed(evidence: dict, presence: dict, releases=None) -> list[str]:
     held = {
         path: judged(counts) for (side, path), counts in presence.items() if side == "arguments"
     }
+    # an item's leaf is judged on the calls whose list held it in several items, once there are
+    # enough: one item's leaf meets a field of the whole by chance (an order's total is its one
+    # line's total), several items' leaves each reach a field of their own item, or none
+    held = {path: _in_several(counts) for path, counts in held.items()}
     calls = {path: counts.get("calls", 0) for path, counts in held.items()}
     # the calls whose analysis paired the argument with a request field (which the leaves may not
     # reach: an item of a list of objects, a value looked up) sent it too
@@ -63,6 +76,15 @@ def learnt_consumed(evidence: dict, presence: dict, releases=None) -> list[str]:
         and sent.get(path, 0) < SENT_SHARE * n
         and (not in_a_list(path) or starred(path) == path)
     )
+
+
+def _in_several(counts: dict) -> dict:
+    """Return an item leaf's counts of the calls whose list held it in several items.
+
+    When MIN_CONSUMED_CALLS calls did; else the counts of every call."""
+    if counts.get(SEVERAL, 0) < MIN_CONSUMED_CALLS:
+        return counts
+    return {"calls": counts[SEVERAL], "dropped": counts.get(SEVERAL_DROPPED, 0)}
 
 
 def constant_calls(counts: dict) -> int:

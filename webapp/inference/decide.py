@@ -22,6 +22,9 @@ KEEP_AGREEMENT = 0.90
 # another partner this close makes the best one unclear
 RIVAL_AGREEMENT = 0.80
 RIVAL_MIN_CALLS = 5
+# calls departing from a rival's relation, where the best partner's never departed, that tell the
+# two apart
+OUTDONE_CALLS = 3
 # calls a clamp must show changing a value before it is told from an equal pair's odd call
 MIN_BOUND_CALLS = 2
 # calls a normalisation must show changing a value before it is told from a bug's few (two of a
@@ -198,7 +201,7 @@ def infer(evidence: dict, rejected=(), declared=(), previous=(), releases=None) 
     scored = [strongest(pair, counts) for pair, counts in pairs]
     settled = [strongest(pair, established(counts)) for pair, counts in pairs] if apart else scored
     strong = [
-        s
+        (s, e)
         for s, e in zip(scored, settled)
         if s.arguments not in used_left
         and s.request not in used_right
@@ -207,8 +210,8 @@ def infer(evidence: dict, rejected=(), declared=(), previous=(), releases=None) 
     rivals = [s for s in settled if _a_rival(s)]
     alone = _alone(pairs, apart)
     chosen = []
-    for s in strong:
-        if any(_rivals(s, o, alone) for o in rivals):
+    for s, e in strong:
+        if any(_rivals(s, o, alone) and not _outdone(e, o) for o in rivals):
             continue
         chosen.append(s)
     return sorted(chosen, key=lambda s: (s.arguments, s.request))
@@ -239,6 +242,15 @@ def _rivals(s: Inferred, o: Inferred, alone: set) -> bool:
     if o.request == s.request:
         return not {(s.arguments, s.request), (o.arguments, o.request)} <= alone
     return o.arguments == s.arguments
+
+
+def _outdone(s: Inferred, o: Inferred) -> bool:
+    """Tell whether another partner of `s`'s field is no rival: calls contradicted it.
+
+    `s` agreed in every call that held it, `o` departed from its relation in OUTDONE_CALLS calls or
+    more and too many to be inferred itself (a line's total is its unit price only when one is
+    bought: the price field's partner is the argument that always agreed)."""
+    return s.agree == s.both and o.both - o.agree >= OUTDONE_CALLS and o.ratio < AGREEMENT
 
 
 def alternatives(evidence: dict, pairs, releases=None) -> dict:

@@ -19,6 +19,10 @@ PRIOR = "prior"
 # calls in which the pair's argument was the one argument paired with its request field: two
 # arguments never given together are alternatives (an id or a URL read into one path segment)
 ALONE = "alone"
+# calls whose list held an item's leaf in several items, and those of them that dropped it: one
+# item's leaf meets a field of the whole by chance (an order's total is its one line's total)
+SEVERAL = "several"
+SEVERAL_DROPPED = "several dropped"
 # releases a tool remembers having seen
 MAX_RELEASES = 50
 
@@ -62,7 +66,9 @@ def tagged(counts: dict, newest: bool) -> dict:
     return {**counts, **{NEW + k: n for k, n in counts.items()}} if newest else counts
 
 
-def presence_of(arguments: dict, request: dict, newest: bool, dropped=frozenset()) -> dict:
+def presence_of(
+    arguments: dict, request: dict, newest: bool, dropped=frozenset(), several=frozenset()
+) -> dict:
     """Return one call's path counts.
 
     {(side, path): {"calls": 1}} of its leaves (and `new:` copies): the paths of `arguments` and
@@ -70,18 +76,22 @@ def presence_of(arguments: dict, request: dict, newest: bool, dropped=frozenset(
 
     An argument leaf the call's analysis found in no request (`dropped`: pointers of it or an
     ancestor) counts `"dropped": 1` too: what never reached the wire
-    (webapp/inference/consumed.py). `("calls", "")` counts the call: what "every call" is
-    (webapp/inference/constants.py)."""
-    out = {("arguments", p): tagged(_held(p, dropped), newest) for p in arguments}
+    (webapp/inference/consumed.py). An item's leaf several items of the call held (`several`:
+    starred paths) counts `"several": 1`, and `"several dropped": 1` when dropped. `("calls", "")`
+    counts the call: what "every call" is (webapp/inference/constants.py)."""
+    out = {("arguments", p): tagged(_held(p, dropped, p in several), newest) for p in arguments}
     out.update({("request", p): tagged({"calls": 1}, newest) for p in request})
     out[("calls", "")] = tagged({"calls": 1}, newest)
     return out
 
 
-def _held(path: str, dropped) -> dict:
+def _held(path: str, dropped, several: bool = False) -> dict:
     # an item's leaf is counted under its starred path, and dropped when any item's was
     gone = any(path == d or path.startswith(d + "/") for d in {*dropped, *map(starred, dropped)})
-    return {"calls": 1, "dropped": 1} if gone else {"calls": 1}
+    out = {"calls": 1, "dropped": 1} if gone else {"calls": 1}
+    if several:
+        out.update({SEVERAL: 1, SEVERAL_DROPPED: 1} if gone else {SEVERAL: 1})
+    return out
 
 
 def folded(counts: dict) -> dict:

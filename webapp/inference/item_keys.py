@@ -194,3 +194,25 @@ def _item_keys(item: dict, path: str = "", depth: int = 0) -> set:
         if isinstance(value, dict) and depth < MAX_DEPTH:
             out |= _item_keys(value, at, depth + 1)
     return out
+
+
+def through_lists_of_one(evidence: dict, presence: dict) -> dict:
+    """Return the evidence without the pairs into an item of a list that held several.
+
+    A request's list of one object is read as a wrapper (`/purchase_units/0/amount`, leaves.py):
+    once any call's list held several items, its first item is one of many (a search's first
+    condition), no place an argument goes."""
+    return {pair: c for pair, c in evidence.items() if not _in_a_longer_list(pair[1], presence)}
+
+
+def _in_a_longer_list(path: str, presence: dict) -> bool:
+    """Tell whether a path's last index is the first item of a list that held several.
+
+    The item counts of a starred leaf are its innermost list's: only the last index is judged."""
+    parts = path.split("/")
+    at = [k for k, token in enumerate(parts) if k and (token.isdigit() or token == ITEM)]
+    if not at or parts[at[-1]] != "0":
+        return False
+    k = at[-1]
+    counts = presence.get(("request", "/".join([*parts[:k], ITEM, *parts[k + 1 :]])))
+    return bool(counts) and counts.get("of", 0) > counts.get("calls", 0)

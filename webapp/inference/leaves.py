@@ -2,7 +2,7 @@
 
 Bounded, so a big payload costs what a small one does."""
 
-from ..analysis import each_field
+from ..analysis import canonical, each_field
 from ..common.pointers import child
 
 # leaves per snapshot and call; the rest of a big payload is not learnt from
@@ -14,13 +14,16 @@ MAX_LIST = 20
 MAX_TEXT = 200
 
 
-def leaves(doc, limit: int = MAX_LEAVES) -> dict:
+def leaves(doc, limit: int = MAX_LEAVES, wrapped: bool = False) -> dict:
     """Return {JSON Pointer: value} of a document's leaves.
 
     Its scalar leaves and short lists of scalars.
 
     Objects are walked; arrays of objects are not (their items have no stable pointer to pair),
-    so every pointer returned can be written into a contract's `mapping` as it is.
+    so every pointer returned can be written into a contract's `mapping` as it is. With `wrapped`
+    (a request), a list holding one object is walked as the object (`/purchase_units/0/amount`):
+    a layer that wraps what it sends in a list of one puts the arguments in its item, at a pointer
+    as stable as an object's (not inside another such list).
     """
     out: dict = {}
     if not isinstance(doc, dict):
@@ -28,9 +31,9 @@ def leaves(doc, limit: int = MAX_LEAVES) -> dict:
         return out
     # each object's members taken one at a time, as the cap needs them: an object of 26,000 keys
     # costs its first 64 leaves, not a pointer per key
-    stack = [("", iter(doc.items()), 0)]
+    stack = [("", iter(doc.items()), 0, not wrapped)]
     while stack and len(out) < limit:
-        path, members, depth = stack[-1]
+        path, members, depth, inside = stack[-1]
         member = next(members, None)
         if member is None:
             stack.pop()
@@ -38,13 +41,20 @@ def leaves(doc, limit: int = MAX_LEAVES) -> dict:
         key, value = member
         if isinstance(value, dict):
             if depth + 1 < MAX_DEPTH:
-                stack.append((child(path, key), iter(value.items()), depth + 1))
+                stack.append((child(path, key), iter(value.items()), depth + 1, inside))
         elif isinstance(value, list):
             if 0 < len(value) <= MAX_LIST and all(_scalar(x) for x in value):
                 out[child(path, key)] = value
+            elif not inside and _one_object(value) and depth + 2 < MAX_DEPTH:
+                item = child(child(path, key), "0")
+                stack.append((item, iter(value[0].items()), depth + 2, True))
         elif value is not None and not (isinstance(value, str) and len(value) > MAX_TEXT):
             out[child(path, key)] = value
     return out
+
+
+def _one_object(value: list) -> bool:
+    return len(value) == 1 and isinstance(value[0], dict)
 
 
 def _scalar(value) -> bool:
@@ -104,6 +114,36 @@ def item_leaves(doc, limit: int = MAX_LEAVES) -> set[str]:
         elif inside and a_leaf(value):
             out.add(starred(path))
     return out
+
+
+def in_several_items(doc) -> set[str]:
+    """Return the starred leaves (`/items/*/cost`) several items of one list held.
+
+    Each told apart from each other leaf of their items: a leaf whose value is another's in every
+    item (a line's total beside its unit price when one of each is bought) can be paired in its
+    place, and the call tells nothing of which one the layer sent."""
+    lists: dict = {}
+    for path, value in item_values(doc).items():
+        tokens = path.split("/")
+        at = max(k for k, token in enumerate(tokens) if k and token.isdigit())
+        # the item's own list: the leaf's path up to its last index, each index in it kept
+        items = lists.setdefault("/".join(tokens[:at]), {})
+        items.setdefault(tokens[at], {})[starred(path)] = canonical(value)
+    out: set[str] = set()
+    for items in lists.values():
+        if len(items) < 2:
+            continue
+        rows = list(items.values())
+        for path in {p for row in rows for p in row}:
+            if sum(path in row for row in rows) > 1 and not _twinned(path, rows):
+                out.add(path)
+    return out
+
+
+def _twinned(path: str, rows: list) -> bool:
+    """Tell whether another leaf holds `path`'s value in every item holding either."""
+    others = {p for row in rows for p in row} - {path}
+    return any(all(row.get(path) == row.get(other) for row in rows) for other in others)
 
 
 def a_leaf(value) -> bool:

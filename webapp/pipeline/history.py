@@ -166,7 +166,10 @@ def _items_renamed(findings: list, call: dict, newest, earlier, template) -> lis
     }
     found = items_renamed(document, earlier.item_keys, frozenset(argued), earlier.request, external)
     if earlier.lists:
-        sent = {*external_leaves(leaves(document)), *map(external, item_leaves(document))}
+        sent = {
+            *external_leaves(leaves(document, wrapped=True)),
+            *map(external, item_leaves(document)),
+        }
         found += lists_renamed(sent, earlier.lists, earlier.request)
     told = {
         e["path"] for f in findings if f["severity"] != "info" for e in (f["left"], f["right"]) if e

@@ -18,7 +18,13 @@ from ..inference.error_fields import SIDE as ERROR_SIDE
 from ..inference.error_fields import error_presence
 from ..inference.evidence import merge
 from ..inference.item_keys import item_counts
-from ..inference.leaves import item_leaves, item_values, item_views, plucked
+from ..inference.leaves import (
+    in_several_items,
+    item_leaves,
+    item_values,
+    item_views,
+    plucked,
+)
 from ..inference.segments import segment_texts
 from ..inference.way_back import way_back_presence
 from ..store.mappings import AWAITING, LEARNT, MAX_PAIRS_PER_TOOL, RETURNING, UNLEARNT
@@ -192,7 +198,7 @@ def _counted(state: _State, calls: dict, read: tuple) -> tuple:
                 payload = snaps["arguments"]["payload"]
                 # a list of objects through one field of its items counts as a list of values
                 arguments = {**leaves(payload), **plucked(payload)}
-                request = external_leaves(leaves(document))
+                request = external_leaves(leaves(document, wrapped=True))
                 per_call[key] = _observed(
                     arguments, request, known, presence, newest, paired.get(key)
                 )
@@ -212,7 +218,11 @@ def _counted(state: _State, calls: dict, read: tuple) -> tuple:
                 sent = set(external_leaves(dict.fromkeys(item_leaves(document))))
                 paths[key].update(
                     presence_of(
-                        [*arguments, *listed], [*request, *sent], newest, dropped.get(key, ())
+                        [*arguments, *listed],
+                        [*request, *sent],
+                        newest,
+                        dropped.get(key, ()),
+                        in_several_items(snaps["arguments"]["payload"]),
                     )
                 )
                 # how many of each list's items held each of their leaves (item_keys.py)

@@ -12,6 +12,7 @@ from ..inference import infer, leaves
 from ..inference.consumed import learnt_consumed
 from ..inference.contract import declared_pairs
 from ..inference.decide import candidates, strongest
+from ..inference.item_keys import through_lists_of_one
 
 
 def request_leaves(snaps: dict, template=None) -> dict:
@@ -19,7 +20,7 @@ def request_leaves(snaps: dict, template=None) -> dict:
 
     Body pointers, and `query:/page_size`-like names for what travels in the URL, the headers or a
     form body."""
-    return external_leaves(leaves(request_document(snaps, template)))
+    return external_leaves(leaves(request_document(snaps, template), wrapped=True))
 
 
 def read_request(snaps: dict, template, read: tuple | None):
@@ -39,7 +40,8 @@ def update_inference(store, tool: str, conn=None) -> bool:
 
     Say whether they changed (then its newest calls are queued again). With `conn`, in the
     caller's transaction: a tool's `learning` (webapp/pipeline/learning.py)."""
-    evidence, releases = store.evidence(tool), store.release_state(tool)
+    presence, releases = store.path_counts(tool), store.release_state(tool)
+    evidence = through_lists_of_one(store.evidence(tool), presence)
     pairs = infer(
         evidence,
         store.rejected_pairs(tool),
@@ -47,7 +49,7 @@ def update_inference(store, tool: str, conn=None) -> bool:
         store.inferred_pairs(tool),
         releases,
     )
-    consumed = learnt_consumed(evidence, store.path_counts(tool), releases)
+    consumed = learnt_consumed(evidence, presence, releases)
     pairs = [(p.arguments, p.request) for p in pairs]
     if conn is not None:
         return store.set_inferred_in(conn, tool, pairs, consumed=consumed)

@@ -2,7 +2,7 @@
 
 How each argument reached the request, or did not."""
 
-from ...common.pointers import child, is_pointer, last, parent, resolve
+from ...common.pointers import child, is_pointer, last, parent, resolve, tokens
 from ..budget import tick
 from ..findings.kinds import end, finding
 from ..pairing.leftovers import Leftovers, remaining
@@ -34,6 +34,7 @@ from .undecided import (
     dated,
     looked_up,
     normalised_id,
+    numbers_as_text,
     plucked_join,
     reshaped,
     timed,
@@ -99,8 +100,12 @@ def pair_arguments(
     pairing.declare(declare_plucks(pairing, entries))
     pairing.constants = constant_segments(request, contract) if located else set()
     # never on the wire: pair them with nothing
+    consumed = consumed_paths(contract)
     pairing.pinned_left |= (
-        consumed_paths(contract) | route_selectors(arguments, contract, http_method) | kept
+        consumed
+        | items_matching(consumed, arguments)
+        | route_selectors(arguments, contract, http_method)
+        | kept
     )
     wrapper = _wrapper(arguments, body_part(request) if located else request)
     if wrapper is None:
@@ -386,6 +391,16 @@ def _undecided(pairing, contract, pair: tuple, kind: str, lv, sent: tuple) -> st
         declared = _graphql_text_variable(pairing, rp)
         if declared:
             return declared
+        # a request schema decides the field's type itself; none: the request's numbers tell
+        if (
+            not in_text(rp)
+            and not _token(rp).isdigit()
+            and not (contract or {}).get("request_schema")
+        ):
+            body = body_part(pairing.right) if pairing.located else pairing.right
+            texts = numbers_as_text(body, pairing.diffs)
+            if texts:
+                return texts
     # a pair the contract or the tool's history maps as it is departs from them
     if pairing.how.get(lp) in ("declared", "inferred"):
         return None
@@ -503,6 +518,40 @@ def consumed_paths(contract) -> set:
 
     The mapping layer's own: a selector."""
     return {p for p in (contract or {}).get("consumed") or () if is_pointer(p) and p}
+
+
+def items_matching(paths, arguments) -> set[str]:
+    """Return the pointers of the arguments' list items' leaves a starred path names.
+
+    `/items/*/total` -> `/items/0/total`, `/items/1/total`: an item's leaf learnt consumed is
+    pinned in every item, so no field of the whole (an order's total, its one line's total when
+    one is bought) pairs with it by chance."""
+    out: set[str] = set()
+    for path in paths:
+        if "/*" not in path:
+            continue
+        nodes = [("", arguments)]
+        for token in tokens(path):
+            nodes = [
+                (child(at, key), inner)
+                for at, node in nodes
+                for key, inner in _children(node, token)
+            ]
+        out.update(at for at, _ in nodes)
+    return out
+
+
+def _children(node, token: str) -> list:
+    """Return the (key, value) pairs of a node a token names (`*`: each list item)."""
+    if isinstance(node, list):
+        if token == "*":
+            return list(enumerate(node))
+        return (
+            [(int(token), node[int(token)])] if token.isdigit() and int(token) < len(node) else []
+        )
+    if isinstance(node, dict) and token in node:
+        return [(token, node[token])]
+    return []
 
 
 def _starred(path: str) -> str:

@@ -339,3 +339,42 @@ def normalised_id(pair: tuple, value, sent, schemas: list[dict]) -> str | None:
 def argument_schemas(contract, path: str) -> list[dict]:
     """Return the argument's own schemas in the contract, else an empty list."""
     return field_schemas((contract or {}).get("arguments_schema"), path)
+
+
+# numbers the arguments sent as text before a request holding no number reads as a layer that
+# writes every number as text
+MIN_NUMBERS_AS_TEXT = 2
+NUMBERS_AS_TEXT = (
+    "every number of this request travels as text ({} of the arguments'), as APIs that take "
+    "decimal strings ask; one call cannot tell that from a number sent as text by mistake: a "
+    "request schema or the tool's earlier calls would settle it"
+)
+
+
+def numbers_as_text(body, diffs) -> str | None:
+    """Say why a body holding no JSON number may hold the arguments' numbers as text.
+
+    MIN_NUMBERS_AS_TEXT fields at least, each the same number (`12.5` as `"12.5"`): a money API's
+    amounts. A number sent as text by mistake leaves the request's other numbers numbers; a list
+    of numbers sent as texts is one value changed, no fields. `diffs` holds the call's changed
+    pairs (left path, right path, left value, right value)."""
+    texts = sum(
+        1
+        for _, rp, lv, rv in diffs
+        if is_number(lv)
+        and isinstance(rv, str)
+        and not rp.rsplit("/", 1)[-1].isdigit()
+        and read_number(rv) == lv
+    )
+    if texts < MIN_NUMBERS_AS_TEXT or _holds_a_number(body):
+        return None
+    return NUMBERS_AS_TEXT.format(texts)
+
+
+def _holds_a_number(doc, depth: int = 0) -> bool:
+    """Tell whether a document holds a JSON number (not a boolean) at any depth."""
+    if isinstance(doc, dict):
+        return depth < 64 and any(_holds_a_number(v, depth + 1) for v in doc.values())
+    if isinstance(doc, list):
+        return depth < 64 and any(_holds_a_number(v, depth + 1) for v in doc)
+    return is_number(doc)

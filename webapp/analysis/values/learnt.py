@@ -313,9 +313,15 @@ def kept_key(a, b) -> str | None:
 def bound_holds(name: str, counts: dict) -> bool:
     """Tell whether a clamp keeps every number earlier calls kept inside it.
 
-    Their `kept` keys."""
+    Their `kept` keys. A clamp changes values at its one bound: the calls that changed them at
+    other bounds of its side (`at most 25` beside `at most 149.95`, a line's total sent as its unit
+    price) contradict it, and it does not hold when they are as many as its own."""
     limit = read_number(name.split(" ", 2)[2])
     at_most = name.startswith(AT_MOST)
+    side = AT_MOST if at_most else AT_LEAST
+    others = sum(n for key, n in counts.items() if key.startswith(side) and key != name and n > 0)
+    if others and others >= counts.get(name, 0):
+        return False
     for key in counts:
         if key.startswith(KEPT):
             # the kept values lie in [low, high), or (-high, -low] when negative
