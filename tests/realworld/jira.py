@@ -18,7 +18,8 @@ key without one), a remaining estimate as the query `adjustEstimate=new&newEstim
 time back in its working units (a day of 8 hours, a week of 5 days). Results are the JSON text of a
 summary (the ADF body flattened to text, dates as Python writes a datetime) that FastMCP hands back
 as text and as `structuredContent.result`. Jira's errors (`{"errorMessages": [...], "errors":
-{...}}`, a 401 in plain text) are joined by atlassian-python-api into the HTTPError's text, wrapped
+{...}}`, a 401 in plain text) are joined by atlassian-python-api 4 (atlassian/rest_client.py
+`raise_for_status` at 4a025e8) into the HTTPError's text (`Unknown error` when none), wrapped
 twice (`Error adding comment: ...`, `Error calling tool 'add_comment': ...`) and handed back as an
 `isError` text.
 """
@@ -162,7 +163,7 @@ def http_error_text(answer: Answer) -> str:
     messages = list(body.get("errorMessages") or [])
     errors = body.get("errors") or {}
     messages += list(errors.values())
-    return "\n".join(messages)
+    return "\n".join(messages) if messages else "Unknown error"
 
 
 def failed(tool: str, what: str):
@@ -203,6 +204,14 @@ def optional(kind: str, description: str) -> dict:
         "default": None,
         "description": description,
     }
+
+
+def lose_messages(call) -> bool:
+    """The error losing its messages (where it has any: an empty list lost changes nothing)."""
+    body = call["answer"].body
+    return (
+        isinstance(body, dict) and bool(body.get("errorMessages")) and lose("/errorMessages")(call)
+    )
 
 
 def other_issue(segment: str):
@@ -317,7 +326,7 @@ JIRA_ADD_COMMENT = Tool(
         ),
         Bug(
             "error_fields_lost",
-            lose("/errorMessages"),
+            lose_messages,
             response="/errorMessages",
             error=True,
         ),
@@ -486,7 +495,7 @@ JIRA_ADD_WORKLOG = Tool(
         Bug("leaked_field", leak("query", "notifyUsers", "false"), None, "query:/notifyUsers"),
         Bug(
             "error_fields_lost",
-            lose("/errorMessages"),
+            lose_messages,
             response="/errorMessages",
             error=True,
         ),
