@@ -1,4 +1,4 @@
-"""Brave Search, as its own MCP server (brave/brave-search-mcp-server) calls the Search API.
+"""Brave Search, as its own MCP server calls the Search API.
 
 Unseen: written for the fourth unseen part, measured before any change made for it.
 

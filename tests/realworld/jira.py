@@ -1,4 +1,4 @@
-"""Jira Cloud, as sooperset/mcp-atlassian calls its REST API through atlassian-python-api.
+"""Jira Cloud, as sooperset/mcp-atlassian calls its REST API.
 
 Unseen: written for the fourth unseen part, measured before any change made for it.
 
