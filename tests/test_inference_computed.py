@@ -1,4 +1,4 @@
-"""Arguments a layer computes with, and numbers it writes as text, learnt from its history.
+"""A layer's arguments it computes with and numbers it writes as text, learnt.
 
 A checkout layer sends each line's price as text, computes the lines' totals itself (the model's
 own `lineTotal` never travels: it meets the order's total only when one line is bought), wraps

@@ -269,6 +269,10 @@ def test_paths_read_against_their_document_tell_digit_keys_from_indexes(path, ex
 def test_digit_keys_and_hex_keys_of_one_map_are_one_problem():
     arguments = {"accts": {"20391234": {"bal": 5}, "a1b2c3d4e5f60718293a4b5c6d7e8f90": {"bal": 6}}}
     request = {"accts": {k: {"bal": str(v["bal"])} for k, v in arguments["accts"].items()}}
+    # a number sent as it is beside them: the layer writes numbers as numbers, and the two balances
+    # sent as text are each a type change one call decides (a request of numbers all as text is
+    # the layer's way as likely, info: rules/undecided.py `numbers_as_text`)
+    arguments["limit"] = request["limit"] = 10
     docs = {"arguments": arguments, "request": request}
     analysis = analyze_call({name: {"payload": doc} for name, doc in docs.items()}, None)
     grouped = call_problems("bank", analysis, docs)
