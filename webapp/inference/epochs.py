@@ -67,7 +67,12 @@ def tagged(counts: dict, newest: bool) -> dict:
 
 
 def presence_of(
-    arguments: dict, request: dict, newest: bool, dropped=frozenset(), several=frozenset()
+    arguments: dict,
+    request: dict,
+    newest: bool,
+    dropped=frozenset(),
+    several=frozenset(),
+    nowhere=frozenset(),
 ) -> dict:
     """Return one call's path counts.
 
@@ -77,20 +82,24 @@ def presence_of(
     An argument leaf the call's analysis found in no request (`dropped`: pointers of it or an
     ancestor) counts `"dropped": 1` too: what never reached the wire
     (webapp/inference/consumed.py). An item's leaf several items of the call held (`several`:
-    starred paths) counts `"several": 1`, and `"several dropped": 1` when dropped. `("calls", "")`
-    counts the call: what "every call" is (webapp/inference/constants.py)."""
-    out = {("arguments", p): tagged(_held(p, dropped, p in several), newest) for p in arguments}
+    starred paths) counts `"several": 1`, and `"several dropped": 1` when one of its values reached
+    no request value (`nowhere`, read from the values alone). `("calls", "")` counts the call: what
+    "every call" is (webapp/inference/constants.py)."""
+    out = {
+        ("arguments", p): tagged(_held(p, dropped, p in several, p in nowhere), newest)
+        for p in arguments
+    }
     out.update({("request", p): tagged({"calls": 1}, newest) for p in request})
     out[("calls", "")] = tagged({"calls": 1}, newest)
     return out
 
 
-def _held(path: str, dropped, several: bool = False) -> dict:
+def _held(path: str, dropped, several: bool = False, nowhere: bool = False) -> dict:
     # an item's leaf is counted under its starred path, and dropped when any item's was
     gone = any(path == d or path.startswith(d + "/") for d in {*dropped, *map(starred, dropped)})
     out = {"calls": 1, "dropped": 1} if gone else {"calls": 1}
     if several:
-        out.update({SEVERAL: 1, SEVERAL_DROPPED: 1} if gone else {SEVERAL: 1})
+        out.update({SEVERAL: 1, SEVERAL_DROPPED: 1} if nowhere else {SEVERAL: 1})
     return out
 
 

@@ -165,3 +165,26 @@ def _digits(number) -> str:
         return text.lower()
     digits = text.replace("-", "").replace(".", "").strip("0")
     return digits or "0"
+
+
+def reached_nowhere(values: dict, sent) -> set[str]:
+    """Return the starred paths of item leaves one of whose values no request value relates to.
+
+    `values` is {item leaf pointer: value} (`/items/0/total`), `sent` the request's values. A
+    value relates when it is sent equal or as the same value written another way (a number as
+    text, a case, a unit, inside a template); a number beside any other number (a clamp's bound)
+    does not. Read from the call's values alone, whatever its analysis paired."""
+    texts = [v for v in sent if v is not None]
+    out: set[str] = set()
+    for path, value in values.items():
+        starred = "/".join("*" if t.isdigit() else t for t in path.split("/"))
+        if starred in out:
+            continue
+        if not any(_relates(value, v) for v in texts):
+            out.add(starred)
+    return out
+
+
+def _relates(a, b) -> bool:
+    found = relation(a, b)
+    return bool(found) and found != "value_changed" and not learnt.is_bound(found)

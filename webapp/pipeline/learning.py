@@ -25,6 +25,7 @@ from ..inference.leaves import (
     item_views,
     plucked,
 )
+from ..inference.relations import reached_nowhere
 from ..inference.segments import segment_texts
 from ..inference.way_back import way_back_presence
 from ..store.mappings import AWAITING, LEARNT, MAX_PAIRS_PER_TOOL, RETURNING, UNLEARNT
@@ -216,13 +217,15 @@ def _counted(state: _State, calls: dict, read: tuple) -> tuple:
                 # the leaves of lists' items are counted under their starred paths too
                 listed = item_leaves(snaps["arguments"]["payload"])
                 sent = set(external_leaves(dict.fromkeys(item_leaves(document))))
+                several = in_several_items(payload)
                 paths[key].update(
                     presence_of(
                         [*arguments, *listed],
                         [*request, *sent],
                         newest,
                         dropped.get(key, ()),
-                        in_several_items(snaps["arguments"]["payload"]),
+                        several,
+                        _reached_nowhere(payload, document) if several else (),
                     )
                 )
                 # how many of each list's items held each of their leaves (item_keys.py)
@@ -235,6 +238,14 @@ def _counted(state: _State, calls: dict, read: tuple) -> tuple:
                 paths[key][("host", host)] = {"calls": 1}
         merge(presence, paths[key])
     return per_call, paths, learnt, releases
+
+
+def _reached_nowhere(payload, document) -> set[str]:
+    """Return the item leaves one of whose values no request value relates to.
+
+    Whatever the call's analysis paired: read from the values, the same in any batch."""
+    sent = [*leaves(document, wrapped=True).values(), *item_values(document).values()]
+    return reached_nowhere(item_values(payload), sent)
 
 
 def _observed(arguments: dict, request: dict, known: dict, presence: dict, newest, paired) -> dict:
