@@ -168,7 +168,7 @@ def _digits(number) -> str:
 
 
 def reached_nowhere(values: dict, sent) -> set[str]:
-    """Return the starred paths of item leaves one of whose values no request value relates to.
+    """Return the starred item leaves one of whose values no request value relates to.
 
     `values` is {item leaf pointer: value} (`/items/0/total`), `sent` the request's values. A
     value relates when it is sent equal or as the same value written another way (a number as
