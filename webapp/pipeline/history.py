@@ -185,7 +185,7 @@ def _items_renamed(findings: list, call: dict, newest, earlier, template) -> lis
 
 
 def _objects_as_values(findings: list, call: dict, newest, earlier, template) -> list[dict]:
-    """Add a warning for each value a newest call sends where earlier calls sent an object.
+    """Add a warning per value a newest call sends where earlier calls sent an object.
 
     Not at a place a loud finding names already (webapp/inference/novel.py `became_values`)."""
     snaps = call["snapshots"]
