@@ -3,13 +3,14 @@
 How quiet tracediff is on their correct calls and how well it finds planted bugs.
 
     python bench/realworld.py [--per-tool N] [--per-bug N] [--seed S] [--quick] [--verbose]
-                              [--part tuned|held-out|unseen|unseen-2|unseen-3]
+                              [--part tuned|held-out|unseen|unseen-2|unseen-3|unseen-4]
                               [--write]
 
 The corpus (tests/realworld/) rebuilds tools of public projects exactly as their code builds
 requests, reads the vendors' answers (their own error bodies) and hands results back. Two figures,
-for the tuned projects, the held-out ones and the three unseen parts (rebuilt after the tuning, the
-second after the first was fixed for, the third while the second was) apart (issue 32, item 6):
+for the tuned projects, the held-out ones and the four unseen parts (rebuilt after the tuning, the
+second after the first was fixed for, the third while the second was, the fourth while the third
+was) apart (issue 32, item 6):
 (a) one call at a time, each against its tool's published definition, as `tracediff check` runs it;
 (b) with history: every call posted to a real `tracediff serve` (its own SQLite file), the tools
     list imported first, the analyser left to catch up, findings read back from the API.
@@ -50,6 +51,9 @@ UNSEEN2_FIGURES = (
 )
 UNSEEN3_FIGURES = (
     "<!-- realworld unseen-3 figures: written by bench/realworld.py --part unseen-3 --write -->"
+)
+UNSEEN4_FIGURES = (
+    "<!-- realworld unseen-4 figures: written by bench/realworld.py --part unseen-4 --write -->"
 )
 # events a request, as a shipper batches them
 BATCH = 400
@@ -275,9 +279,10 @@ PARTS = (
     ("unseen", realworld.UNSEEN),
     ("unseen 2", realworld.UNSEEN2),
     ("unseen 3", realworld.UNSEEN3),
+    ("unseen 4", realworld.UNSEEN4),
 )
 # the parts generated apart, in this order: the corpus, then each unseen part
-GENERATED_APART = (realworld.UNSEEN, realworld.UNSEEN2, realworld.UNSEEN3)
+GENERATED_APART = (realworld.UNSEEN, realworld.UNSEEN2, realworld.UNSEEN3, realworld.UNSEEN4)
 
 
 def traffic(seed: int, per_tool: int, per_bug: int, tools) -> list:
@@ -364,7 +369,7 @@ def main() -> None:
     parser.add_argument("--verbose", action="store_true", help="print the missed bugs")
     parser.add_argument(
         "--part",
-        choices=["tuned", "held-out", "unseen", "unseen-2", "unseen-3"],
+        choices=["tuned", "held-out", "unseen", "unseen-2", "unseen-3", "unseen-4"],
         help="only the tools of one part",
     )
     parser.add_argument(
@@ -400,9 +405,12 @@ def write(opts, text: str) -> None:
         "unseen": UNSEEN_FIGURES,
         "unseen-2": UNSEEN2_FIGURES,
         "unseen-3": UNSEEN3_FIGURES,
+        "unseen-4": UNSEEN4_FIGURES,
     }
     if opts.part not in markers:
-        raise SystemExit("--write takes all the parts or --part unseen, unseen-2 or unseen-3")
+        raise SystemExit(
+            "--write takes all the parts or --part unseen, unseen-2, unseen-3 or unseen-4"
+        )
     marker = markers[opts.part]
     command = (
         f"python bench/realworld.py --per-tool {opts.per_tool} --per-bug {opts.per_bug} --seed "

@@ -141,3 +141,27 @@ def test_the_error_text_names_are_the_analysis_one_shared_list():
 
     assert set(_TEXTS) == ERROR_TEXT_NAMES and ERROR_TEXT_NAMES <= ERROR_FIELD_NAMES
     assert {"reason", "description"} <= ERROR_TEXT_NAMES
+
+
+def told_structured(message: str) -> dict:
+    return {
+        "structuredContent": {"message": message, "status": 401},
+        "content": [{"type": "text", "text": f"Error: {message}"}],
+        "isError": True,
+    }
+
+
+GRAPHQL_UNAUTHENTICATED = {"errors": [{"message": "Not Authenticated"}], "data": None}
+
+
+def test_a_structured_message_holding_the_servers_in_the_layers_words_is_quiet():
+    worded = told_structured("Failed to change column values: Not Authenticated (details: {})")
+    assert loud(analysed(GRAPHQL_UNAUTHENTICATED, 401, worded)) == []
+
+
+def test_a_structured_message_that_lost_the_servers_words_is_loud():
+    lost = told_structured("Failed to change column values")
+    assert [k for k, _ in loud(analysed(GRAPHQL_UNAUTHENTICATED, 401, lost))] == ["value_changed"]
+    # the server's words glued into another word are not said
+    glued = told_structured("Failed: NotAuthenticatedYet")
+    assert [k for k, _ in loud(analysed(GRAPHQL_UNAUTHENTICATED, 401, glued))] == ["value_changed"]

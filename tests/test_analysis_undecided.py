@@ -247,6 +247,27 @@ def test_a_value_changed_where_nothing_names_a_look_up_stays_loud(argument, fiel
     assert [c[1] for c in changes(result)] == ["warning"]
 
 
+ACCOUNT = "AC3f8e2b9d41c07a65e2d1b0c9f4a8e7d3"
+
+
+@pytest.mark.parametrize("given", ["default", "YOUR_ACCOUNT_SID", "<account_sid>", "me"])
+def test_a_text_standing_in_for_an_id_sent_as_the_layers_id_is_info(given):
+    result = call(
+        {"title": "Crash", "accountSid": given}, {"title": "Crash", "accountSid": ACCOUNT}
+    )
+    [change] = changes(result)
+    assert change[1:4] == ("info", "/accountSid", "/accountSid")
+    assert "stands in for one, sent as an id: the layer's default or a look-up" in change[4]
+
+
+@pytest.mark.parametrize("given", ["acme", "YOUR_TEAM", "ACb41d7e02c95f3a6811e0d2c7b9f4a365"])
+def test_an_id_or_a_name_under_its_own_key_sent_as_another_id_stays_loud(given):
+    result = call(
+        {"title": "Crash", "accountSid": given}, {"title": "Crash", "accountSid": ACCOUNT}
+    )
+    assert [c[1] for c in changes(result)] == ["warning"]
+
+
 def test_an_item_replaced_among_items_kept_stays_loud():
     result = call({"tags": ["bug", "ui", "p1"]}, {"tags": ["bug", "ui-x", "p1"]})
     assert [c[1] for c in changes(result)] == ["warning"]

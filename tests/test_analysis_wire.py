@@ -240,6 +240,11 @@ def test_a_request_without_a_url_reads_as_its_body_alone():
         # fullwidth five
         (5, "\uff15", False),
         (2026, "\u0662\u0660\u0662\u0666", False),
+        # a structure carried as its JSON text
+        (["https://x.example/a.png"], '["https://x.example/a.png"]', True),
+        ({"a": 1}, '{"a": 1}', True),
+        (["a", "b"], '["a"]', False),
+        (["a"], "[a", False),
     ],
 )
 def test_a_value_is_its_text_on_the_wire(value, sent, ok):
@@ -460,6 +465,17 @@ def test_a_stripe_form_body_aligns_with_its_fields_and_a_changed_field_is_loud()
     )
     [finding] = loud(bad)
     assert (finding["kind"], finding["right"]["path"]) == ("scaled", "form:/amount")
+
+
+def test_a_list_sent_as_its_json_text_in_a_form_is_quiet_and_another_list_is_loud():
+    args = {"To": "+14155550117", "MediaUrl": ["https://x.example/owl.png"]}
+    headers = {"Content-Type": "application/x-www-form-urlencoded"}
+    url = "https://api.example.com/v1/messages"
+    good = "To=%2B14155550117&MediaUrl=%5B%22https%3A%2F%2Fx.example%2Fowl.png%22%5D"
+    assert loud(call(args, url, good, "POST", headers)) == []
+    bad = "To=%2B14155550117&MediaUrl=%5B%22https%3A%2F%2Fx.example%2Fcat.png%22%5D"
+    [finding] = loud(call(args, url, bad, "POST", headers))
+    assert finding["right"]["path"] == "form:/MediaUrl"
 
 
 def test_an_idempotency_key_is_compared_in_its_header_and_other_headers_stay_quiet():

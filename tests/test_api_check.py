@@ -96,6 +96,11 @@ def test_a_check_stores_nothing(client, samples):
             "bad_parameter",
         ),
         (
+            {"tool": "findOrders", "arguments": ARGUMENTS, "url": "http://[::1/orders?limit=5"},
+            400,
+            "bad_parameter",
+        ),
+        (
             {"tool": "findOrders", "arguments": ARGUMENTS, "headers": {"X-Id": 5}},
             400,
             "bad_parameter",

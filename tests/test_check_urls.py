@@ -156,7 +156,16 @@ def test_the_fixtures_zip_of_a_get_call_replays_with_its_url(client, tmp_path):
 
 
 @pytest.mark.parametrize(
-    "url", ["not a url", "api.example.com/orders", "ftp://x/y", "https:///orders", "/orders x"]
+    "url",
+    [
+        "not a url",
+        "api.example.com/orders",
+        "ftp://x/y",
+        "https:///orders",
+        "/orders x",
+        # a host urllib cannot split (an unclosed IPv6 bracket) is bad input, not a traceback
+        "http://[::1/orders?limit=5",
+    ],
 )
 def test_a_url_that_is_neither_absolute_nor_a_path_is_a_usage_error(tmp_path, url):
     result = check("--arguments", arguments(tmp_path), "--method", "GET", "--url", url)

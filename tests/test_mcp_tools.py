@@ -101,6 +101,11 @@ def test_check_call_passes_the_corrected_call(source):
         ("get_tool", {"name": "noSuchTool"}, "tool_not_found"),
         ("check_call", {"tool": "findOrders"}, "bad_parameter"),
         ("check_call", {"tool": "findOrders", "arguments": ORDERS, "status": 700}, "bad_parameter"),
+        (
+            "check_call",
+            {"tool": "findOrders", "arguments": ORDERS, "url": "http://[::1/orders"},
+            "bad_parameter",
+        ),
         ("lint_tools", {"tools": "{not json: [", "openapi": OPENAPI}, "not_json"),
         ("list_problems", {"state": "open", "extra": 1}, "bad_parameter"),
         ("no_such_tool", {}, "unknown_tool"),

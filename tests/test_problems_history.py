@@ -149,6 +149,42 @@ def test_after_n_clean_calls_counts_each_clean_call_and_resolves_at_the_nth(clie
     )
 
 
+def test_after_n_clean_calls_resolves_once_a_regression_waits_for_a_person(client, store, db_path):
+    store.put_tool("findOrders", CONTRACT)
+    send(client, *call(trace(1), at(-60)))
+    pipeline.catch_up(store)
+    pid = client.get("/api/v1/problems").get_json()["problems"][0]["id"]
+    resolve = {"state": "resolved", "resolve": {"after_clean_calls": 2}}
+    client.patch(f"/api/v1/problems/{pid}", json=resolve)
+    for n in (2, 3):
+        send(client, *call(trace(n), at(n / 4), broken=False))
+    pipeline.catch_up(store)
+    assert client.get(f"/api/v1/problems/{pid}").get_json()["state"] == "resolved"
+    send(client, *call(trace(4), at(1)))
+    pipeline.catch_up(store)
+    assert client.get(f"/api/v1/problems/{pid}").get_json()["state"] == "regressed"
+    # a flapping bug does not close itself again: the condition was met once
+    for n in (5, 6, 7):
+        send(client, *call(trace(n), at(1 + n / 4), broken=False))
+    pipeline.catch_up(store)
+    body = client.get(f"/api/v1/problems/{pid}").get_json()
+    assert body["state"] == "regressed", body["state_history"]
+    assert [h["state"] for h in body["state_history"]] == [
+        "regressed",
+        "resolved",
+        "resolving",
+        "open",
+    ]
+    assert "clean calls that exercised" not in client.get(f"/problems/{pid}").get_data(as_text=True)
+    shown = CliRunner().invoke(main, ["problems", "show", pid, "--db", str(db_path)]).output
+    assert "clean calls that exercised" not in shown
+    # resolved again by a person, it counts anew
+    client.patch(f"/api/v1/problems/{pid}", json={**resolve, "resolve": {"after_clean_calls": 1}})
+    send(client, *call(trace(8), at(3), broken=False))
+    pipeline.catch_up(store)
+    assert client.get(f"/api/v1/problems/{pid}").get_json()["state"] == "resolved"
+
+
 def test_a_resolved_problem_is_not_given_a_clean_call_condition(client, store, db_path):
     store.put_tool("findOrders", CONTRACT)
     send(client, *call(trace(1), at(-60)))

@@ -613,3 +613,54 @@ def test_a_trace_whose_id_ends_as_a_twin_has_its_page_where_the_list_links(clien
     assert f"<code>{trace_id}</code>" in page.get_data(as_text=True)
     assert client.get(f"/traces/{trace_id}.json").get_json()["trace_id"] == trace_id
     assert trace_id in client.get(f"/traces/{trace_id}.md").get_data(as_text=True)
+
+
+@pytest.mark.parametrize("suffix", ["/findings", "/fixtures.zip", "/tree", "/value"])
+def test_a_trace_whose_id_ends_as_one_of_its_routes_answers_on_api_and_page(client, suffix):
+    # trace ids are any printable text: while no trace `t` exists, `t/findings` is a trace's own id
+    trace_id = f"t{suffix}"
+    event = {"trace_id": trace_id, "call_id": "c1", "snapshot": "arguments", "payload": {"a": 1}}
+    assert client.post("/api/v1/ingest", json=event).get_json()["accepted"] == 1
+    api = client.get("/api/v1/traces/" + quote(trace_id, safe=""))
+    assert api.status_code == 200 and api.get_json()["trace_id"] == trace_id
+    page = client.get(f"/traces/{trace_id}")
+    assert page.status_code == 200 and f"<code>{trace_id}</code>" in page.get_data(as_text=True)
+    assert client.get(f"/traces/{trace_id}.json").get_json()["trace_id"] == trace_id
+    missing = client.get("/api/v1/traces/nope/findings")
+    assert missing.status_code == 404 and "'nope'" in missing.get_json()["error"]["message"]
+
+
+@pytest.mark.parametrize(
+    "trace_id, call_id",
+    [("a/b", "x/y"), ("plain", ""), ("a/calls/b", "c"), ("a", "b/calls/c"), ("t/findings", "c")],
+)
+def test_every_version_of_a_snapshot_answers_whatever_its_ids_hold(client, trace_id, call_id):
+    # the call id is optional (default ""), and both ids may hold `/`, even `/calls/`
+    for number in (1, 2):
+        event = {
+            "trace_id": trace_id,
+            "call_id": call_id,
+            "snapshot": "arguments",
+            "payload": {"n": number},
+        }
+        assert client.post("/api/v1/ingest", json=event).get_json()["accepted"] == 1
+    for quoted in (lambda text: quote(text, safe=""), lambda text: quote(text, safe="/")):
+        url = f"/api/v1/traces/{quoted(trace_id)}/calls/{quoted(call_id)}/arguments/versions"
+        answer = client.get(url)
+        assert answer.status_code == 200, (url, answer.get_json())
+        assert [v["payload"] for v in answer.get_json()["versions"]] == [{"n": 2}, {"n": 1}]
+        assert client.get(url.replace("/arguments/", "/bogus/")).status_code == 400
+        gone = client.get(url.replace("/arguments/", "/response/"))
+        assert gone.status_code == 404
+        assert gone.get_json()["error"]["code"] == "snapshot_not_found"
+
+
+@pytest.mark.parametrize("query", ["", "?snapshot=bogus", "?call=c1"])
+def test_a_node_value_asked_without_a_snapshot_name_is_a_bad_parameter(client, query):
+    event = {"trace_id": "v1", "call_id": "c1", "snapshot": "arguments", "payload": {"a": 1}}
+    client.post("/api/v1/ingest", json=event)
+    answer = client.get(f"/traces/v1/value{query}")
+    assert answer.status_code == 400
+    error = answer.get_json()["error"]
+    assert error["code"] == "bad_parameter" and "None" not in error["message"]
+    assert client.get("/traces/v1/value?snapshot=arguments&pointer=/a").get_json() == 1

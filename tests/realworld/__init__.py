@@ -13,7 +13,9 @@ met: they are neither tuned on nor part of `TOOLS`, so adding them leaves its tr
 `UNSEEN2_TOOLS` (projects `UNSEEN2`) are a second such part, rebuilt after the first unseen part's
 fixes and generated apart from both, so neither of the other parts' traffic moves. `UNSEEN3_TOOLS`
 (projects `UNSEEN3`) are a third, rebuilt while the second was being fixed for, measured before any
-change made for them and generated apart from all three.
+change made for them and generated apart from all three. `UNSEEN4_TOOLS` (projects `UNSEEN4`) are a
+fourth, rebuilt while the third was being fixed for, measured before any change made for them and
+generated apart from all four.
 """
 
 import random
@@ -21,6 +23,7 @@ import random
 from . import (
     airtable,
     asana,
+    brave,
     cloudflare,
     discord,
     elasticsearch,
@@ -30,6 +33,7 @@ from . import (
     google_calendar,
     hubspot,
     intercom,
+    jira,
     linear,
     monday,
     notion,
@@ -43,6 +47,7 @@ from . import (
     supabase,
     telegram,
     todoist,
+    trello,
     twilio,
     zendesk,
 )
@@ -79,8 +84,12 @@ UNSEEN2 = tuple(sorted({tool.project for tool in UNSEEN2_TOOLS}))
 UNSEEN3_MODULES: list = [monday, paypal, twilio]
 UNSEEN3_TOOLS: list[Tool] = [tool for module in UNSEEN3_MODULES for tool in module.TOOLS]
 UNSEEN3 = tuple(sorted({tool.project for tool in UNSEEN3_TOOLS}))
+# Rebuilt while the third unseen part was fixed for, and measured before any change made for them.
+UNSEEN4_MODULES: list = [brave, jira, trello]
+UNSEEN4_TOOLS: list[Tool] = [tool for module in UNSEEN4_MODULES for tool in module.TOOLS]
+UNSEEN4 = tuple(sorted({tool.project for tool in UNSEEN4_TOOLS}))
 # every part's tools, the corpus' first
-ALL_TOOLS: list[Tool] = TOOLS + UNSEEN_TOOLS + UNSEEN2_TOOLS + UNSEEN3_TOOLS
+ALL_TOOLS: list[Tool] = TOOLS + UNSEEN_TOOLS + UNSEEN2_TOOLS + UNSEEN3_TOOLS + UNSEEN4_TOOLS
 # correct calls the vendor answers with an error
 ERROR_SHARE = 0.12
 

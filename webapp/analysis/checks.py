@@ -31,13 +31,15 @@ def checked_url(url: str) -> str:
     """A URL as a request line or a client logs it.
 
     Absolute (https://host/path?query) or a path (/path?query)."""
-    parts = urlsplit(url)
+    expected = "expected an absolute URL (https://host/path?query) or a path (/path?query)"
+    try:
+        parts = urlsplit(url)
+    except ValueError as error:
+        # a host urllib cannot split (an unclosed IPv6 bracket) is a bad value, not a crash
+        raise CheckError(f"url {url!r}: {error}; {expected}") from None
     absolute = parts.scheme in ("http", "https") and parts.netloc
     if not (absolute or url.startswith("/")) or any(c.isspace() for c in url):
-        raise CheckError(
-            f"url {url!r}: expected an absolute URL (https://host/path?query) or a path "
-            "(/path?query)"
-        )
+        raise CheckError(f"url {url!r}: {expected}")
     return url
 
 

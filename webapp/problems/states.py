@@ -194,11 +194,22 @@ def reopens(problem: dict, call: dict) -> bool:
     return True
 
 
+def counts_clean_calls(resolve: dict | None, state: str) -> bool:
+    """Tell whether an "after N clean calls" resolution still waits for its calls.
+
+    Not once it resolved the problem (`met`, the time it did): a call that breaks it again
+    regresses it, and only a person resolves it anew (else a flapping bug would close itself after
+    every N clean calls)."""
+    if state == "resolved" or not resolve or resolve.get("mode") != "after_clean_calls":
+        return False
+    return not resolve.get("met")
+
+
 def pending_text(resolve: dict | None, state: str) -> str | None:
     """Say how far a pending "after N clean calls" resolution got.
 
     "2 of 3 clean calls ..."."""
-    if state == "resolved" or not resolve or resolve.get("mode") != "after_clean_calls":
+    if not counts_clean_calls(resolve, state):
         return None
     return (
         f"{resolve.get('clean', 0)} of {resolve['n']} clean calls that exercised the path; "

@@ -54,8 +54,14 @@ def resolve_after_clean_calls(conn, problem: dict, ts: str) -> None:
     resolve = problem["resolve"] or {}
     if problem["state"] == "resolved" or resolve.get("mode") != "after_clean_calls":
         return
+    # once it resolved the problem it waits no more (`met`): a regression is for a person to
+    # resolve anew (webapp.problems.states.counts_clean_calls says the same to the pages)
+    if resolve.get("met"):
+        return
     clean = conn.execute(CLEAN_SINCE, (problem["id"], resolve["since"])).fetchone()[0]
     resolve["clean"] = min(clean, resolve["n"])
+    if clean >= resolve["n"]:
+        resolve["met"] = ts
     conn.execute("UPDATE problems SET resolve = ? WHERE id = ?", (dumps(resolve), problem["id"]))
     if clean >= resolve["n"]:
         conn.execute(

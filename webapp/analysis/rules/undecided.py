@@ -22,6 +22,7 @@ from ...common.pointers import MISSING, tokens
 from ..schemas.declared import field_schemas
 from ..values.json_values import is_container, is_number, norm_key, norm_text, same
 from ..values.learnt import NORMALISED, describe, join_of
+from ..values.names import words
 from ..values.readings import read_number, unix_time_of
 from ..wire.values import as_text
 from .held_whole import only_leaf
@@ -34,6 +35,8 @@ SETTLES = (
 _JOINERS = (",", ", ", ";", "; ", "|", " ", "\n")
 # the words a key ends with when it holds an id: `teamId`, `label_ids`
 _ID_WORDS = ("id", "ids", "uuid", "uuids", "gid")
+# the words APIs take in place of an id: the caller's own, or the account's default
+_ALIASES = frozenset(("me", "self", "current", "default", "primary", "mine", "my"))
 # no spaces, bounded: an id, not free text
 _ID_TEXT = re.compile(r"^[\w:/.\-]{1,200}$")
 # an id token: no spaces, a digit in it (`ios-7`, `1234-5678`, `payments-2b1`)
@@ -217,18 +220,32 @@ def looked_up(pair: tuple, value, sent) -> str | None:
             f"{names[1]} names the id of {names[0]}: a value looked up, which one call cannot "
             f"check; {_LOOKUP_SETTLES}"
         )
-    # under its own key (`team_id` -> `teamId`) the names say the field is the same: a wrong id
-    if (
-        _names_an_id(names[0])
-        and norm_key(names[0]) != norm_key(names[1])
-        and isinstance(value, str)
-        and not _id_shaped(value)
-    ):
+    if not (_names_an_id(names[0]) and isinstance(value, str) and not _id_shaped(value)):
+        return None
+    if norm_key(names[0]) != norm_key(names[1]):
         return (
             f"{names[0]} names an id and was given a name, sent as an id: a value looked up, "
             f"seen in one call; {_LOOKUP_SETTLES}"
         )
-    return None
+    # Under its own key the field is the same (`ENG` sent as another team's id is a wrong id),
+    # unless what the model gave stands in for an id (`default`, `YOUR_ACCOUNT_SID`): the layer
+    # put one in its place, its configured default or the one the alias names.
+    if not placeholder(value, names[0]):
+        return None
+    return (
+        f"{names[0]} names an id and was given {value!r}, which stands in for one, sent as an id: "
+        f"the layer's default or a look-up, seen in one call; {_LOOKUP_SETTLES}"
+    )
+
+
+def placeholder(value: str, key: str) -> bool:
+    """Tell a text that stands in for an id: an alias, or the field's own name.
+
+    `me`, `default`, `primary`; `YOUR_ACCOUNT_SID` or `<account_id>` for `accountSid`."""
+    if norm_text(value) in _ALIASES:
+        return True
+    named = set(words(key))
+    return bool(named) and not any(c.isdigit() for c in value) and named <= set(words(value))
 
 
 def all_looked_up(pair: tuple, values: list, sent: list) -> bool:

@@ -4,6 +4,7 @@ Text in a URL or form, shapes layers make on purpose."""
 
 import re
 
+from ...common import jsontext
 from ..values.json_values import REDACTED, is_number, same, type_name
 from ..values.readings import read_number
 
@@ -11,6 +12,8 @@ from ..values.readings import read_number
 _PLAIN_NUMBER = re.compile(r"^-?\d+(\.\d+)?([eE][-+]?\d+)?$", re.ASCII)
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$", re.ASCII)
 _MIDNIGHT = re.compile(r"^T00:00(:00(\.0+)?)?(Z|[+-]00:?00)?$")
+# longer texts are not read as JSON (a form's text is bounded by its body's)
+MAX_JSON_TEXT = 64 * 1024
 # how a list is joined into one parameter when no contract says otherwise
 SEPARATORS = (",", "|")
 
@@ -45,6 +48,8 @@ def wire_same(value, sent, schema: dict | None = None, separators=SEPARATORS) ->
         return len(sent) == 1 and wire_same(value, sent[0], schema, separators)
     if not isinstance(sent, str):
         return same(value, sent)
+    if isinstance(value, (dict, list)) and json_text_of(value, sent):
+        return True
     if isinstance(value, list):
         if len(value) == 1 and wire_same(value[0], sent, None, separators):
             return True
@@ -59,6 +64,18 @@ def wire_same(value, sent, schema: dict | None = None, separators=SEPARATORS) ->
     if isinstance(value, str):
         return sent == value or widened_date(value, sent)
     return sent == as_text(value)
+
+
+def json_text_of(value, sent: str) -> bool:
+    """Tell whether a text is a list's or object's JSON text (`["a.png"]`).
+
+    A URL or form carries a structure as one text that way: the same value, written out."""
+    if not sent.startswith(("[", "{")) or len(sent) > MAX_JSON_TEXT:
+        return False
+    try:
+        return same(value, jsontext.loads(sent))
+    except ValueError:
+        return False
 
 
 def wire_reading(value, sent):

@@ -2,6 +2,8 @@
 
 The list, one trace, its findings, snapshot versions and the finding kinds."""
 
+import re
+
 from flask import Blueprint, current_app, jsonify, request
 
 from ... import pipeline
@@ -43,6 +45,10 @@ def get_trace(trace_id):
     """Return one trace with its snapshots, validation and findings."""
     trace = pipeline.fresh_trace(get_store(), trace_id, current_app.config.get("ANALYSIS_BUDGET"))
     if trace is None:
+        # the versions route of a call whose id is empty (`/calls//arguments/versions`) or whose
+        # snapshot part no route matched lands here
+        if VERSIONS_TAIL.search(trace_id):
+            return _versions_of(trace_id)
         raise ApiError(404, "trace_not_found", f"no trace with id {trace_id!r}")
     return jsonify(link_problems(trace, get_store().problem_ids))
 
@@ -55,7 +61,11 @@ def list_findings(trace_id):
     offset, limit = _page_parameter("offset", 0, 0, None), _page_parameter("limit", 100, 1, 1000)
     trace = pipeline.fresh_trace(get_store(), trace_id, current_app.config.get("ANALYSIS_BUDGET"))
     if trace is None:
-        raise ApiError(404, "trace_not_found", f"no trace with id {trace_id!r}")
+        # a trace whose own id ends in /findings (ids are any printable text) has no shorter twin
+        try:
+            return get_trace(f"{trace_id}/findings")
+        except ApiError:
+            raise ApiError(404, "trace_not_found", f"no trace with id {trace_id!r}") from None
     call_id = request.args.get("call", trace["calls"][0]["call_id"])
     call = next((c for c in trace["calls"] if c["call_id"] == call_id), None)
     if call is None:
@@ -99,16 +109,38 @@ def _page_parameter(name: str, default: int, lowest: int, highest: int | None) -
     return int(raw)
 
 
-@bp.get("/api/v1/traces/<path:trace_id>/calls/<call_id>/<snapshot>/versions")
+@bp.get("/api/v1/traces/<path:trace_id>/calls/<path:call_id>/<snapshot>/versions")
 def snapshot_versions(trace_id, call_id, snapshot):
     """Return every version of one snapshot, newest first."""
+    return _versions_of(f"{trace_id}/calls/{call_id}/{snapshot}/versions")
+
+
+# `<trace id>/calls/<call id>/<snapshot>/versions`, either id holding `/` and the call's maybe empty
+VERSIONS_TAIL = re.compile(r"/calls/.*/([^/]*)/versions$", re.S)
+CALLS = "/calls/"
+
+
+def _versions_of(address: str):
+    """Answer the versions of the snapshot a versions address names.
+
+    Ids may hold `/` (even `/calls/`): each split of the address at a `/calls/` is tried in turn,
+    the first naming a snapshot with versions answers."""
+    snapshot = VERSIONS_TAIL.search(address).group(1)
     # a name no snapshot has is the caller's mistake, as a list's unknown snapshot filter is
     if snapshot not in NAMES:
         raise ApiError(400, "bad_parameter", f"snapshot must be {spelt()}, got {snapshot[:40]!r}")
-    versions = get_store().snapshot_versions(canonical_trace_id(trace_id), call_id, snapshot)
-    if not versions:
-        raise ApiError(404, "snapshot_not_found", f"no {snapshot!r} snapshot for call {call_id!r}")
-    return jsonify(versions=versions)
+    ids = address[: -len(f"/{snapshot}/versions")]
+    splits = [
+        (ids[:at], ids[at + len(CALLS) :])
+        for at in range(len(ids))
+        if ids.startswith(CALLS, at) and at > 0
+    ]
+    for trace_id, call_id in splits:
+        versions = get_store().snapshot_versions(canonical_trace_id(trace_id), call_id, snapshot)
+        if versions:
+            return jsonify(versions=versions)
+    call_id = splits[0][1] if splits else ""
+    raise ApiError(404, "snapshot_not_found", f"no {snapshot!r} snapshot for call {call_id!r}")
 
 
 @bp.get("/api/v1/finding-kinds")

@@ -17,7 +17,7 @@ from flask import (
 from ... import pipeline
 from ...common.digits import is_digits
 from ...common.pointers import MISSING, resolve
-from ...common.stages import shown
+from ...common.stages import shown, spelt
 from ...problems.grouping import link_problems
 from ...reports import exports
 from ...store import stats, values
@@ -26,6 +26,7 @@ from ...store.filters import SEVERITIES, SNAPSHOTS, STATUS_CLASSES
 from ...store.listing import SEARCH_CAP
 from ..api.traces import strict_query
 from ..db import get_store
+from ..errors import ApiError
 from ..filters import trace_query
 from ..render import aligned, ends, tracepage
 from ..render.compare import compare_calls
@@ -218,7 +219,10 @@ def fixtures(trace_id):
 
     With the contract the analysis uses (the stored one plus the inferred pairs), so the replay
     pairs the same fields."""
-    call = _call_or_404(_trace_or_404(trace_id), request.args.get("call"))
+    found = _trace_or_none(trace_id)
+    if found is None:
+        return _own_page_or_404(trace_id, "/fixtures.zip")
+    call = _call_or_404(found, request.args.get("call"))
     contract = pipeline.analysis_contract(get_store(), call.get("tool"))
     name = f"{trace_id[:32]}-{call['call_id'] or 'call'}-fixtures.zip".replace('"', "")
     return Response(
@@ -228,10 +232,14 @@ def fixtures(trace_id):
     )
 
 
-def _node_or_404(trace_id: str):
-    call = _call_or_404(_trace_or_404(trace_id), request.args.get("call"))
+def _node_or_404(found: dict):
+    call = _call_or_404(found, request.args.get("call"))
     name = request.args.get("snapshot")
-    if name not in ends.WITH_RESULT or call["snapshots"].get(name) is None:
+    # a missing or unknown snapshot name is the link's mistake, as on the API's routes
+    if name not in ends.WITH_RESULT:
+        got = f"got {name[:40]!r}" if name is not None else "got none"
+        raise ApiError(400, "bad_parameter", f"snapshot must be {spelt(ends.WITH_RESULT)}; {got}")
+    if call["snapshots"].get(name) is None:
         abort(404, description=f"no snapshot {name} in this call")
     pointer = request.args.get("pointer", "")
     value = resolve(call["snapshots"][name]["payload"], pointer)
@@ -245,7 +253,10 @@ def subtree(trace_id):
     """Render the children of one node of the raw view.
 
     For a lazy expand or "show more"."""
-    call, name, pointer, value = _node_or_404(trace_id)
+    found = _trace_or_none(trace_id)
+    if found is None:
+        return _own_page_or_404(trace_id, "/tree")
+    call, name, pointer, value = _node_or_404(found)
     offset = request.args.get("offset", "0")
     reveal = parse_node_id(request.args.get("open", ""), (name,))
     options = tracepage.tree_options(call, name, reveal=reveal[1] if reveal else None)
@@ -266,7 +277,10 @@ def subtree(trace_id):
 @bp.get("/traces/<path:trace_id>/value")
 def node_value(trace_id):
     """Return the JSON value of one node, for "copy value" on big subtrees."""
-    return jsonify(_node_or_404(trace_id)[3])
+    found = _trace_or_none(trace_id)
+    if found is None:
+        return _own_page_or_404(trace_id, "/value")
+    return jsonify(_node_or_404(found)[3])
 
 
 @bp.get("/compare")
