@@ -41,7 +41,15 @@ from .snapshots.documents import json_error, status_code
 from .values import learnt
 from .values.classify import classify
 from .values.json_values import canonical, is_number, norm_key, norm_text, same, show, type_name
-from .values.names import ERROR_FIELD_NAMES, ERROR_TEXT_NAMES, meaning, mentions, name_score
+from .values.names import (
+    ERROR_FIELD_NAMES,
+    ERROR_TEXT_NAMES,
+    error_field_name,
+    error_text_name,
+    meaning,
+    mentions,
+    name_score,
+)
 from .values.readings import power_of_ten, read_number, read_truth
 from .values.transforms import transform_problem
 from .wire.locations import (
@@ -95,6 +103,8 @@ __all__ = [
     # values: equality, names, readings, transforms
     "ERROR_FIELD_NAMES",
     "ERROR_TEXT_NAMES",
+    "error_field_name",
+    "error_text_name",
     "canonical",
     "classify",
     "is_number",
