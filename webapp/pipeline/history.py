@@ -10,7 +10,7 @@ from ..inference.error_fields import lost_fields
 from ..inference.evidence import merge
 from ..inference.item_keys import items_renamed, lists_renamed
 from ..inference.leaves import item_leaves
-from ..inference.novel import earlier_fields, flag_new_fields
+from ..inference.novel import became_values, earlier_fields, flag_new_fields
 from ..inference.places import (
     converted_otherwise,
     flag_converted,
@@ -43,7 +43,9 @@ def tool_history(store, tool: str | None, read: ToolReads | None = None) -> tupl
         return releases.get("newest"), None, None, {}
     evidence = read.evidence if read else store.evidence(tool)
     earlier = earlier_fields(presence, releases, evidence, _service_errors(store, tool, presence))
-    wanted = earlier and (earlier.places or earlier.constants or earlier.item_keys or earlier.lists)
+    wanted = earlier and (
+        earlier.places or earlier.constants or earlier.item_keys or earlier.lists or earlier.objects
+    )
     stored = (read.stored if read else store.get_tool(tool)) if wanted else None
     template = template_of(stored) if wanted else None
     return releases.get("newest"), earlier, template, way_back_tables(presence, releases)
@@ -79,6 +81,7 @@ def judged_by_history(analysis: dict, call: dict, history: tuple) -> dict:
     raised += _sent_elsewhere(findings, call, newest, earlier, template)
     raised += _constants_lost(findings, call, newest, earlier, template)
     raised += _items_renamed(findings, call, newest, earlier, template)
+    raised += _objects_as_values(findings, call, newest, earlier, template)
     added = len(findings) - before
     if not raised and not lost and not lowered:
         return analysis
@@ -182,6 +185,25 @@ def _items_renamed(findings: list, call: dict, newest, earlier, template) -> lis
         e["path"] for f in findings if f["severity"] != "info" for e in (f["left"], f["right"]) if e
     }
     found = [f for f in found if f["left"]["path"] not in told]
+    findings.extend(found)
+    return found
+
+
+def _objects_as_values(findings: list, call: dict, newest, earlier, template) -> list[dict]:
+    """Add a warning per value a newest call sends where earlier calls sent an object.
+
+    Not at a place a loud finding names already (webapp/inference/novel.py `became_values`)."""
+    snaps = call["snapshots"]
+    if not earlier or not earlier.objects or not newest or release_of(call) != newest:
+        return []
+    if not snaps.get("arguments") or not snaps.get("request"):
+        return []
+    arguments = leaves(snaps["arguments"]["payload"])
+    found = became_values(arguments, request_leaves(snaps, template), earlier)
+    told = {
+        e["path"] for f in findings if f["severity"] != "info" for e in (f["left"], f["right"]) if e
+    }
+    found = [f for f in found if f["right"]["path"] not in told]
     findings.extend(found)
     return found
 
