@@ -19,30 +19,35 @@ from ..inference.places import (
 )
 from ..inference.way_back import judge_way_back, way_back_tables
 from ..store.inference_state import MAX_PATHS_PER_TOOL
+from .contracts import ToolReads
 from .mappings import external_leaves, request_leaves
 
 # the other tools of a service whose error answers a tool's are judged by
 MAX_SERVICE_TOOLS = 50
 
 
-def tool_history(store, tool: str | None) -> tuple:
+def tool_history(store, tool: str | None, read: ToolReads | None = None) -> tuple:
     """Return a tool's newest release, what earlier ones sent, its template and words.
 
     (newest release, webapp/inference/novel.py `Earlier` or None, template, the words its layer
-    writes on the way back: webapp/inference/way_back.py `way_back_tables`)."""
+    writes on the way back: webapp/inference/way_back.py `way_back_tables`). From `read` when
+    given (`tool_reads` of this state)."""
     if not tool:
         return None, None, None, {}
-    releases, presence = store.release_state(tool), store.path_counts(tool)
+    if read:
+        releases, presence = read.releases, read.paths
+    else:
+        releases, presence = store.release_state(tool), store.path_counts(tool)
     if len(presence) >= MAX_PATHS_PER_TOOL:
         # paths past the cap were never counted: no verdict from them
         return releases.get("newest"), None, None, {}
-    earlier = earlier_fields(
-        presence, releases, store.evidence(tool), _service_errors(store, tool, presence)
-    )
+    evidence = read.evidence if read else store.evidence(tool)
+    earlier = earlier_fields(presence, releases, evidence, _service_errors(store, tool, presence))
     wanted = earlier and (
         earlier.places or earlier.constants or earlier.item_keys or earlier.lists or earlier.objects
     )
-    template = template_of(store.get_tool(tool)) if wanted else None
+    stored = (read.stored if read else store.get_tool(tool)) if wanted else None
+    template = template_of(stored) if wanted else None
     return releases.get("newest"), earlier, template, way_back_tables(presence, releases)
 
 
