@@ -40,7 +40,16 @@ from .schemas.validation import is_valid, metaschema_problems, validate
 from .snapshots.documents import json_error, status_code
 from .values import learnt
 from .values.classify import classify
-from .values.json_values import canonical, is_number, norm_key, norm_text, same, show, type_name
+from .values.json_values import (
+    REDACTED,
+    canonical,
+    is_number,
+    norm_key,
+    norm_text,
+    same,
+    show,
+    type_name,
+)
 from .values.names import ERROR_FIELD_NAMES, ERROR_TEXT_NAMES, meaning, mentions, name_score
 from .values.readings import power_of_ten, read_number, read_truth
 from .values.transforms import transform_problem
@@ -52,6 +61,7 @@ from .wire.locations import (
     request_document,
     resolve_request,
     split_request_path,
+    unread_parts,
 )
 from .wire.parameters import parameters, path_variables, template_of
 from .wire.request import segments, url_path
@@ -97,6 +107,7 @@ __all__ = [
     "ERROR_TEXT_NAMES",
     "canonical",
     "classify",
+    "REDACTED",
     "is_number",
     "meaning",
     "mentions",
@@ -118,6 +129,7 @@ __all__ = [
     "parameters",
     "path_variables",
     "request_document",
+    "unread_parts",
     "resolve_request",
     "split_request_path",
     "segments",

@@ -14,7 +14,7 @@ that the newest leaves out: one call cannot tell it consumed (rules/dropped.py),
 from dataclasses import dataclass
 
 from ..common.pointers import child
-from .constants import learnt_constants
+from .constants import constant_texts, learnt_constants
 from .consumed import constant_calls
 from .epochs import BOTH, established, several
 from .error_fields import Envelope, envelopes
@@ -54,6 +54,9 @@ class Earlier:
     # (webapp/inference/item_keys.py)
     item_keys: tuple = ()
     lists: tuple = ()
+    # (request path, its text's number, arguments paired with it) of each constant every earlier
+    # call sent alike (webapp/inference/constants.py)
+    texts: tuple = ()
 
 
 def earlier_fields(
@@ -78,6 +81,7 @@ def earlier_fields(
     # paired only with a field that held one value whatever the argument: never sent there
     # (consumed.py), so it never travelled
     constant = {a for (a, _), c in (evidence or {}).items() if constant_calls(established(c))}
+    constants = learnt_constants(presence, evidence, MIN_EARLIER_CALLS)
     return Earlier(
         frozenset(p for side, p in held if side == "request"),
         frozenset(p for side, p in held if side == "arguments"),
@@ -92,9 +96,10 @@ def earlier_fields(
         ),
         envelopes(presence, established, service),
         learnt_places(evidence, presence, releases) if evidence else (),
-        learnt_constants(presence, evidence, MIN_EARLIER_CALLS),
+        constants,
         learnt_item_keys(presence),
         learnt_lists(presence, MIN_EARLIER_CALLS),
+        constant_texts(presence, constants),
     )
 
 
