@@ -50,7 +50,7 @@ def learnt_constants(presence: dict, evidence: dict | None, least: int) -> tuple
 
 
 def constant_texts(presence: dict, constants) -> tuple:
-    """Return (request path, its one text's number, arguments paired with it) of each constant.
+    """Return (request path, text number, arguments) of each constant sent alike.
 
     Each of `constants` (`learnt_constants`) whose every earlier call sent one and the same text
     (segments.py counts them)."""
