@@ -435,11 +435,11 @@ def test_a_token_in_a_user_agent_is_not_stored(client):
     assert "ghp_abcdef" not in record["source"] and record["source"].startswith("vector/0.40")
 
 
-def test_the_alerts_page_names_where_its_docs_are_installed(client):
+def test_the_alerts_page_names_its_docs_page_never_the_servers_install_path(client):
     from pathlib import Path
 
     from webapp import doc_page
 
     page = client.get("/settings/alerts").get_data(as_text=True)
-    assert f"<code>{doc_page('alerts.md')}</code>" in page
-    assert Path(doc_page("alerts.md")).is_file()
+    assert "<code>docs/alerts.md</code>" in page and Path(doc_page("alerts.md")).is_file()
+    assert str(Path(doc_page("alerts.md")).parent) not in page

@@ -84,6 +84,29 @@ def test_an_argument_beside_a_field_of_its_type_no_argument_explains_is_loud():
     assert dropped(result, "/notes")["severity"] == "info"
 
 
+@pytest.mark.parametrize(
+    "url",
+    [
+        # Google's `?key=`, a vendor's api key and token beside the route (their own names)
+        "https://api.example.com/1/cards?key=3e2d47c58a1b9f0e7d3c2a41&token=ATTA9d2e61c07b4f3a85",
+        "https://api.example.com/1/cards?api_key=3e2d47c58a1b9f0e7d3c2a41",
+        "https://api.example.com/1/cards?access_token=[REDACTED]",
+    ],
+)
+def test_a_secret_the_layer_adds_is_no_place_a_dropped_argument_went(url):
+    args = {"boardId": "65a0c3e8f7b21d94c0e5a3f2", "name": "Renew SSL cert"}
+    found = dropped(call(args, url, {"name": "Renew SSL cert"}, "POST"), "/boardId")
+    assert found["severity"] == "info" and "would settle it" in found["message"]
+    # a field of its type that is no secret still takes it: the call stays loud at the argument
+    plain = url.split("?")[0] + "?key=3e2d47c58a1b9f0e&filter=open"
+    result = call(args, plain, {"name": "Renew SSL cert"}, "POST")
+    assert [
+        (f["severity"], f["right"] and f["right"]["path"])
+        for f in result["findings"]
+        if f["left"] and f["left"]["path"] == "/boardId"
+    ] == [("warning", "query:/filter")]
+
+
 def test_a_write_whose_body_holds_no_value_lost_its_arguments():
     args = {"task_id": "120", "text": "Done, see the PR."}
     url = "https://app.asana.com/api/1.0/tasks/120/stories"

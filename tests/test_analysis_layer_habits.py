@@ -174,3 +174,51 @@ def test_a_joined_text_of_other_items_leaves_the_list_dropped():
     args = {"labels": ["bug", "ui"], "team": "core"}
     body = {"query": {"team": "core", "match": {"value": "bug|docs"}}}
     assert ("dropped", "/labels") in loud(call(args, body))
+
+
+# --- a word the server resolves into a number -----------------------------------------------------
+
+
+def test_a_word_echoed_as_a_number_is_the_servers_resolution_and_info():
+    # a position `"bottom"` the server answers as the number it placed the card at
+    response = {"payload": {"id": "c1", "pos": 65536}, "http": {"status_code": 200}}
+    found = call({"id": "c1", "pos": "bottom"}, {"pos": "bottom"}, method="PUT", response=response)
+    [echo] = [f for f in found["findings"] if f["kind"] == "echo_mismatch"]
+    assert echo["severity"] == "info" and "the server's own resolution" in echo["message"]
+    assert loud(found) == []
+
+
+def test_a_number_sent_as_text_echoed_as_another_number_stays_an_echo_mismatch():
+    response = {"payload": {"id": "c1", "pos": 65536}, "http": {"status_code": 200}}
+    found = call({"id": "c1", "pos": "1024"}, {"pos": "1024"}, method="PUT", response=response)
+    assert ("echo_mismatch", "/pos") in loud(found)
+
+
+# --- "nothing found" handed back as a failure -----------------------------------------------------
+
+SEARCH = {"query": {"original": "tomato"}, "web": {"type": "search", "results": []}}
+
+
+def failed(text: str) -> dict:
+    return {"content": [{"type": "text", "text": text}], "isError": True}
+
+
+def searched(body, text: str) -> dict:
+    response = {"payload": body, "http": {"status_code": 200}}
+    url = "https://api.example.com/v1/search?q=tomato"
+    return call({"query": "tomato"}, None, url, "GET", response=response, result=failed(text))
+
+
+def test_a_success_with_every_list_empty_told_as_nothing_found_is_info():
+    for text in ("No web results found", "Nothing matched your query", "0 items found"):
+        found = searched(SEARCH, text)
+        [invented] = [f for f in found["findings"] if f["kind"] == "error_invented"]
+        assert invented["severity"] == "info" and "nothing was found" in invented["message"]
+
+
+def test_a_failure_invented_over_results_or_in_other_words_stays_an_error():
+    full = {**SEARCH, "web": {"type": "search", "results": [{"title": "Tomato"}]}}
+    assert ("error_invented", "") in loud(searched(full, "No web results found"))
+    assert ("error_invented", "") in loud(searched(SEARCH, "Search failed: try again"))
+    # nothing the response holds is a list of results to have come back empty
+    assert ("error_invented", "") in loud(searched({"query": {"q": "x"}}, "No results found"))

@@ -429,3 +429,16 @@ def test_a_count_says_its_noun_in_the_singular_or_plural(n, noun, said):
 def test_the_check_summary_says_its_counts_in_the_plural():
     summary = format_check({"summary": {"error": 0, "warning": 2, "info": 1}, "validation": {}})
     assert summary.splitlines()[-1] == "0 errors, 2 warnings, 1 info; 0 validation errors"
+
+
+def test_a_fixture_with_a_lone_surrogate_is_refused_in_the_words_ingest_uses(tmp_path, client):
+    record = '{"trace_id": "s1", "snapshot": "arguments", "payload": {"q": "\\ud800"}}'
+    (tmp_path / "args.json").write_text('{"q": "\\ud800"}')
+    good = '{"trace_id": "s2", "snapshot": "arguments", "payload": {"q": "a"}}'
+    (tmp_path / "events.ndjson").write_text(f"{record}\n{good}\n")
+    [refused] = client.post("/api/v1/ingest", data=f"{record}\n{good}").get_json()["rejected"]
+    checked = CliRunner().invoke(main, ["check", "--arguments", str(tmp_path / "args.json")])
+    assert checked.exit_code == 2 and refused["message"] in checked.output
+    db = str(tmp_path / "cli.db")
+    ingested = CliRunner().invoke(main, ["ingest", "--db", db, str(tmp_path / "events.ndjson")])
+    assert f"{refused['code']}: {refused['message']}" in ingested.output

@@ -89,7 +89,14 @@ def test_the_fixtures_zip_holds_the_result_and_replays_its_finding(client, tmp_p
     [
         # the code said, "success" told
         (503, RATE_LIMITED, "rate_limited: try again later", False, "error_hidden"),
-        (200, {"orders": [], "total": 0}, "No orders found.", True, "error_invented"),
+        # a failure told over orders found (over none, "nothing found" is the layer's word)
+        (
+            200,
+            {"orders": [{"id": "ord_1"}], "total": 1},
+            "No orders found.",
+            True,
+            "error_invented",
+        ),
         (503, RATE_LIMITED, "rate_limited: try again later", True, None),
     ],
 )

@@ -3,6 +3,7 @@
 A field every earlier error answer carried that an error answer of the newest release lacks is an
 error_shape warning."""
 
+from webapp.analysis import error_field_name, error_text_name
 from webapp.inference.epochs import established
 from webapp.inference.error_fields import (
     Envelope,
@@ -215,3 +216,29 @@ def test_a_tool_with_too_few_error_answers_is_judged_by_its_services():
     # its own answers, when enough, come first: the service's share less
     mine = envelope_of(v4(404, 7003, "Not found"), v4(404, 7003, "Not found"))
     assert pooled.service is not None and mine.service is None
+
+
+def test_a_name_holding_an_errors_word_tells_an_error_plural_or_not():
+    for name in (
+        "errorMessages",
+        "error_details",
+        "validationErrors",
+        "faultString",
+        "userMessage",
+    ):
+        assert error_field_name(name), name
+    for name in ("errorCount", "messageId", "status", "documentation_url", "timestamp"):
+        assert not error_field_name(name), name
+    assert error_text_name("errorMessages") and not error_text_name("validationErrors")
+
+
+def test_an_answer_that_lost_a_list_of_messages_under_a_name_of_its_own_lost_it():
+    # Jira's `{"errorMessages": [...], "errors": {}}`: the messages are the error's text
+    def jira(*messages):
+        return answer({"errorMessages": list(messages), "errors": {}}, 404)
+
+    carried = learnt(jira("Issue does not exist"), jira("Issue does not exist", "or no access"))
+    assert carried == {"/errorMessages"}
+    [found] = lost_fields(jira(), carried)
+    assert found["right"] == {"snapshot": "response", "path": "/errorMessages"}
+    assert lost_fields(jira("Issue does not exist"), carried) == []

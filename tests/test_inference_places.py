@@ -9,6 +9,8 @@ from webapp.inference.evidence import merge
 from webapp.inference.novel import earlier_fields
 from webapp.inference.places import (
     MIN_PLACE_CALLS,
+    converted_otherwise,
+    flag_converted,
     flag_sent_elsewhere,
     learnt_places,
     sent_elsewhere,
@@ -147,3 +149,52 @@ def test_earlier_fields_carry_the_places_only_with_the_evidence():
     assert earlier_fields(presence, RELEASES, evidence).places == learnt_places(
         evidence, presence, RELEASES
     )
+
+
+def labelled(i: int, sent=None, release: str = "v1") -> tuple:
+    """A card with its labels: a list the layer sends as it is, under `idLabels`."""
+    labels = [f"64b7f2c91d3a8e05f2c4a6{i:02d}", f"64b7f2c91d3a8e05f2c4a7{i:02d}"]
+    return {"name": f"card {i}", "labels": labels}, {"idLabels": sent or labels}, release
+
+
+def test_a_list_every_earlier_call_sent_as_it_was_sent_joined_is_a_departure():
+    evidence, presence = history([labelled(i) for i in range(MIN_PLACE_CALLS)])
+    places = learnt_places(evidence, presence, RELEASES)
+    assert ("/labels", "/idLabels", "equal") in places
+    arguments, request, _ = labelled(9)
+    joined = {"idLabels": ",".join(arguments["labels"])}
+    [(a, place, found)] = converted_otherwise(leaves(arguments), leaves(joined), places)
+    assert (a, place, found) == ("/labels", "/idLabels", "joined ,")
+    # a one-item list sent as its item departs too; the list as it was does not
+    one = {"name": "card", "labels": ["64b7f2c91d3a8e05f2c4a6d1"]}
+    assert converted_otherwise(leaves(one), {"/idLabels": "64b7f2c91d3a8e05f2c4a6d1"}, places)
+    assert converted_otherwise(leaves(arguments), leaves(request), places) == []
+
+
+def test_a_conversion_earlier_calls_made_too_is_no_departure():
+    calls = [labelled(i, ",".join(labelled(i)[0]["labels"])) for i in range(MIN_PLACE_CALLS)]
+    evidence, presence = history(calls)
+    places = learnt_places(evidence, presence, RELEASES)
+    assert ("/labels", "/idLabels", "joined ,") in places
+    arguments, request, _ = labelled(9, ",".join(labelled(9)[0]["labels"]))
+    assert converted_otherwise(leaves(arguments), leaves(request), places) == []
+
+
+def test_the_quiet_finding_of_a_departure_is_raised_and_a_loud_one_left_as_it_is():
+    joined = finding(
+        "type_changed",
+        "info",
+        end("arguments", "/labels"),
+        end("request", "/idLabels"),
+        [],
+        "",
+        "labels -> idLabels: a list sent joined",
+    )
+    loud = finding(
+        "value_changed", "warning", end("arguments", "/due"), end("request", "/due"), 1, 2, "due"
+    )
+    departures = [("/labels", "/idLabels", "joined ,"), ("/due", "/due", "scaled x1000")]
+    assert flag_converted([joined, loud], departures) == [joined]
+    assert joined["severity"] == "warning"
+    assert "every call of an earlier release sent it to idLabels as it was" in joined["message"]
+    assert loud["message"] == "due"

@@ -359,6 +359,64 @@ def test_an_attribute_nested_too_deep_rejects_its_span():
     assert [e.payload for e in batch.events] == [{"x": {"y": 1}}]
 
 
+def nested(levels: int, leaf):
+    """An AnyValue of `levels` key-value lists around leaf, built without the runtime's depth limit."""
+    value = any_value(leaf)
+    for _ in range(levels):
+        outer = AnyValue()
+        outer.kvlist_value.values.add(key="x").value.CopyFrom(value)
+        value = outer
+    return value
+
+
+def deep_export(levels: int, leaf, *others):
+    """An export of a span whose arguments nest `levels` deep, then the others."""
+    req = export()
+    spans = req.resource_spans[0].scope_spans[0].spans
+    deep = spans.add()
+    deep.CopyFrom(span(b"\x01" * 8, "execute_tool", {}))
+    deep.attributes.add(key="gen_ai.tool.call.arguments").value.CopyFrom(nested(levels, leaf))
+    deep.events.add(name="e").attributes.add(key="k").value.CopyFrom(nested(levels, 1))
+    for other in others:
+        spans.add().CopyFrom(other)
+    return req
+
+
+@pytest.mark.parametrize("levels", [31, 40, 62, 63, 150, 2000])
+def test_a_span_nested_past_the_protobuf_runtimes_depth_is_read_as_its_json_twin(levels):
+    # the runtime refuses past 100 message levels, three a key-value list level: such an export
+    # is read span by span, to the event's own limit, the spans beside the deep one kept
+    fine = span(b"\x02" * 8, "execute_tool", {"gen_ai.tool.call.arguments": {"x": {"y": True}}})
+    req = deep_export(levels, [-5, 2.5], fine)
+    from_pb = parse_otlp(req.SerializeToString(), content_type="application/x-protobuf")
+    assert {e.payload == {"x": {"y": True}} for e in from_pb.events} >= {True}
+    # (protobuf's own JSON encoder, which writes the JSON twin, stops short of 60 levels)
+    if levels <= 40:
+        from_json = parse_otlp(orjson.dumps(otlp_json(req)), content_type="application/json")
+        assert [(e.event_id, e.payload) for e in from_pb.events] == [
+            (e.event_id, e.payload) for e in from_json.events
+        ]
+        assert [(r.index, r.code) for r in from_pb.rejected] == [
+            (r.index, r.code) for r in from_json.rejected
+        ]
+    # the event is level 1 and its payload level 2: 63 levels inside the payload fit in 64
+    assert [r.code for r in from_pb.rejected] == ([] if levels <= 62 else ["too_deep"])
+
+
+def test_a_protobuf_export_with_one_span_too_deep_stores_the_others(client):
+    fine = span(b"\x02" * 8, "execute_tool", {"gen_ai.tool.call.arguments": {"limit": 5}})
+    answer = client.post(
+        "/v1/traces",
+        data=deep_export(150, 1, fine).SerializeToString(),
+        content_type="application/x-protobuf",
+    )
+    assert answer.status_code == 200, answer.get_data()
+    partial = ExportTraceServiceResponse.FromString(answer.get_data()).partial_success
+    assert partial.rejected_spans == 1 and "nests deeper than 64" in partial.error_message
+    calls = client.get(f"/api/v1/traces/{TRACE.hex()}").get_json()["calls"]
+    assert [c["snapshots"]["arguments"]["payload"] for c in calls] == [{"limit": 5}]
+
+
 def test_the_partial_success_response_matches_the_request_encoding():
     body, mime = otlp_response(2, "2 spans rejected: bad_trace_id", "application/x-protobuf")
     resp = ExportTraceServiceResponse.FromString(body)

@@ -307,3 +307,26 @@ def test_a_wrapped_message_that_is_plain_text_is_not_an_event():
 def test_a_wrapped_message_that_is_broken_json_is_rejected_not_json():
     [rej] = parse_body(orjson.dumps({"message": '{"trace_id": "x", ', "host": "h"})).rejected
     assert rej.code == "not_json" and "message" in rej.message
+
+
+@pytest.mark.parametrize(
+    "traceparent, says",
+    [
+        ("garbage", "'garbage', is not a W3C traceparent"),
+        ("00-" + "0" * 32 + "-00f067aa0ba902b7-01", "names the invalid all-zero trace id"),
+        (None, None),
+    ],
+)
+def test_a_traceparent_that_names_no_trace_is_said_so_not_reported_missing(
+    client, traceparent, says
+):
+    headers = {"traceparent": traceparent} if traceparent else {}
+    envelope = {"call_id": "c", "snapshot": "arguments", "payload": {"a": 1}}
+    body = orjson.dumps(BLOCK) + b"\n" + orjson.dumps(envelope)
+    rejected = client.post("/api/v1/ingest", data=body, headers=headers).get_json()["rejected"]
+    assert [r["code"] for r in rejected] == ["missing_trace_id", "missing_field"]
+    for refused in rejected:
+        if says:
+            assert says in refused["message"], refused
+        else:
+            assert "header sent" not in refused["message"]

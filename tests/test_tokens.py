@@ -94,6 +94,27 @@ def test_an_ingest_token_gets_403_on_contract_changes_once_admin_tokens_are_set(
     assert getattr(client, method)(path, json=body, headers=bearer(ADMIN)).status_code in (200, 204)
 
 
+@pytest.mark.parametrize(
+    "method, path, token, named",
+    [
+        ("post", "/api/v1/ingest", READER, "a read token"),
+        ("post", "/v1/traces", READER, "a read token"),
+        ("get", "/api/v1/traces", SHIPPER, "an ingest token"),
+        ("get", "/api/v1/traces", "not-a-token", None),
+    ],
+)
+def test_a_known_token_of_another_scope_is_named_in_its_401(scoped, method, path, token, named):
+    # still a 401, which shippers retry (syslog-ng drops a 403): the message says which token came
+    client = scoped.test_client()
+    response = getattr(client, method)(path, data=b"{}", headers=bearer(token))
+    error = response.get_json()["error"]
+    assert response.status_code == 401 and error["code"] == "unauthorized"
+    if named:
+        assert f"(the token sent is {named})" in error["message"]
+    else:
+        assert "token sent is" not in error["message"]
+
+
 def test_an_admin_token_also_ingests_and_reads(scoped):
     client = scoped.test_client()
     assert (

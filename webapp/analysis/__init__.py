@@ -50,7 +50,15 @@ from .values.json_values import (
     show,
     type_name,
 )
-from .values.names import ERROR_FIELD_NAMES, ERROR_TEXT_NAMES, meaning, mentions, name_score
+from .values.names import (
+    ERROR_FIELD_NAMES,
+    ERROR_TEXT_NAMES,
+    error_field_name,
+    error_text_name,
+    meaning,
+    mentions,
+    name_score,
+)
 from .values.readings import power_of_ten, read_number, read_truth
 from .values.transforms import transform_problem
 from .wire.locations import (
@@ -105,6 +113,8 @@ __all__ = [
     # values: equality, names, readings, transforms
     "ERROR_FIELD_NAMES",
     "ERROR_TEXT_NAMES",
+    "error_field_name",
+    "error_text_name",
     "canonical",
     "classify",
     "REDACTED",

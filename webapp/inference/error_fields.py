@@ -18,7 +18,15 @@ tool's every earlier error answer told, one of them being enough to show it.
 
 from dataclasses import dataclass
 
-from ..analysis import ERROR_FIELD_NAMES, ERROR_TEXT_NAMES, end, finding, norm_key, status_code
+from ..analysis import (
+    ERROR_FIELD_NAMES,
+    end,
+    error_field_name,
+    error_text_name,
+    finding,
+    norm_key,
+    status_code,
+)
 from ..common.pointers import child
 from .epochs import tagged
 
@@ -160,8 +168,9 @@ def _is_text(path: str, value) -> bool:
     """Tell a telling field that holds an error's text.
 
     A message, or an `error` said in words."""
-    key = norm_key(path.rsplit("/", 1)[-1])
-    return key in ERROR_TEXT_NAMES or (key in ("error", "errors", "err") and isinstance(value, str))
+    name = path.rsplit("/", 1)[-1]
+    key = norm_key(name)
+    return error_text_name(name) or (key in ("error", "errors", "err") and isinstance(value, str))
 
 
 def _top(path: str) -> str:
@@ -186,7 +195,7 @@ def _telling(body: dict):
 
     One level into its objects."""
     for key, value in list(body.items())[:50]:
-        if not isinstance(key, str) or norm_key(key) not in _TELLING:
+        if not isinstance(key, str) or not _tells(key):
             continue
         path = child("", key)
         if value in (None, "", [], {}):
@@ -196,9 +205,10 @@ def _telling(body: dict):
         at = child(path, 0) if isinstance(value, list) else path
         if isinstance(inner, dict):
             for sub, v in list(inner.items())[:50]:
-                if (
-                    isinstance(sub, str)
-                    and norm_key(sub) in _TELLING
-                    and v not in (None, "", [], {})
-                ):
+                if isinstance(sub, str) and _tells(sub) and v not in (None, "", [], {}):
                     yield child(at, sub), v
+
+
+def _tells(key: str) -> bool:
+    """Tell whether a field's name tells an error (`message`, `errorMessages`)."""
+    return norm_key(key) in _TELLING or error_field_name(key)

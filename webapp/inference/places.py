@@ -11,9 +11,9 @@ renamed it. Only earlier releases teach a place, so a release that renames a key
 
 from ..analysis import end, finding, show
 from ..common.pointers import last, parent
-from .decide import AGREEMENT, strongest
+from .decide import AGREEMENT, describe, strongest
 from .epochs import established, several
-from .relations import relation
+from .relations import EQUAL, relation
 
 # calls of earlier releases that sent an argument to its place before the place is learnt
 MIN_PLACE_CALLS = 5
@@ -57,6 +57,49 @@ def sent_elsewhere(arguments: dict, request: dict, places, carried) -> list[tupl
         # one new field holding it: several holding the same value name no one key
         if len(gone) == 1:
             out.append((a, place, gone[0], request[gone[0]]))
+    return out
+
+
+def converted_otherwise(arguments: dict, request: dict, places) -> list[tuple]:
+    """Return each argument converted at its learnt place where earlier calls kept it.
+
+    As (argument, place, relation shown): every call of the earlier releases sent the value at
+    that place as it was, and this one joined it, cased it, wrote it another way. A conversion one
+    call cannot tell from a bug (a list joined into one text, a one-item list sent as its item)
+    is one the tool's history never made."""
+    out = []
+    for a, place, how in places:
+        if how != EQUAL or arguments.get(a) in (None, "", []) or place not in request:
+            continue
+        found = _related(arguments[a], request[place])
+        if found and found != EQUAL:
+            out.append((a, place, found))
+    return out
+
+
+def flag_converted(findings: list[dict], departures: list[tuple]) -> list[dict]:
+    """Raise the quiet finding of each departure `converted_otherwise` found.
+
+    Its finding at the place (of the argument or an item of it), raised to a warning; one already
+    loud is left as it is. Return those raised."""
+    out = []
+    for a, place, found in departures:
+        mine = [
+            f
+            for f in findings
+            if f["left"]
+            and (f["left"]["path"] == a or f["left"]["path"].startswith(a + "/"))
+            and f["right"]
+            and f["right"]["path"] == place
+        ]
+        if not mine or any(f["severity"] != "info" for f in mine):
+            continue
+        mine[0]["severity"] = "warning"
+        mine[0]["message"] += (
+            f"; every call of an earlier release sent it to {_name(place)} as it was, "
+            f"never {describe(found)}"
+        )
+        out.append(mine[0])
     return out
 
 

@@ -56,6 +56,8 @@ def parse_body(
     The body is decompressed and split as it goes, and `prepare` (redaction, say) is applied to each
     event as it is made, so a large body's parsed values are never all held at once."""
     ctx = Context(limits, format_ts(now or datetime.now(UTC)), fallback_trace_id(headers, query))
+    if ctx.fallback_trace_id is None:
+        ctx.traceparent_problem = traceparent_problem(headers)
     batch = Batch()
     pieces = decoded_pieces(raw, content_encoding, limits.max_body_bytes)
     for rec in stream_records(pieces, limits):
@@ -102,6 +104,22 @@ def fallback_trace_id(headers: Mapping[str, str], query: Mapping[str, str]) -> s
     return value or None
 
 
+def traceparent_problem(headers: Mapping[str, str]) -> str:
+    """Say why a traceparent header sent names no trace, for the missing id's message.
+
+    "" when none was sent."""
+    sent = next((v for k, v in (headers or {}).items() if k.lower() == "traceparent"), None)
+    if sent is None:
+        return ""
+    shown = repr(sent.strip()[:80])
+    if _TRACEPARENT.fullmatch(sent.strip()):
+        return f"; the traceparent header sent, {shown}, names the invalid all-zero trace id"
+    return (
+        f"; the traceparent header sent, {shown}, is not a W3C traceparent "
+        "(00-<32 hex trace id>-<16 hex parent id>-<2 hex flags>)"
+    )
+
+
 def record_events(value: Any, ctx: Context) -> list[Event]:
     """Return the events one record holds.
 
@@ -126,8 +144,8 @@ def record_events(value: Any, ctx: Context) -> list[Event]:
     if trace_id is None:
         raise RecordError(
             "missing_trace_id",
-            "no trace id: put trace_id in the record, or send a "
-            "traceparent or X-Trace-Id header or a trace_id query parameter",
+            "no trace id: put trace_id in the record, or send a traceparent or X-Trace-Id "
+            f"header or a trace_id query parameter{ctx.traceparent_problem}",
         )
     trace_id = check_trace_id(trace_id)
     return [make_event(ctx, trace_id=trace_id, meta=meta, **call) for call in calls]

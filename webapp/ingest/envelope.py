@@ -50,6 +50,8 @@ class Context:
     limits: Limits
     now: str
     fallback_trace_id: str | None = None
+    # why a traceparent header sent gave no trace id ("" when none was sent, or it gave one)
+    traceparent_problem: str = ""
     # the latest `ts` kept as sent (seconds precision), from now and the allowed skew
     latest: str = ""
 
@@ -149,7 +151,7 @@ def normalise_envelope(rec: dict, ctx: Context, meta: dict | None) -> Event:
         raise RecordError(
             "missing_field",
             "trace_id is required (in the record, a traceparent or X-Trace-Id header, or the "
-            "trace_id query parameter)",
+            f"trace_id query parameter){ctx.traceparent_problem}",
         )
     snapshot = rec.get("snapshot")
     if snapshot is None:

@@ -119,6 +119,7 @@ def cut_raw(raw: bytes | str) -> str:
 
 
 # orjson's and json's wording for text that starts no JSON value at all
+_PAST_DOUBLE = "number is infinity when parsed as double"
 _NO_VALUE = ("invalid literal", "expecting value", "unexpected character, expected a json value")
 
 
@@ -128,6 +129,12 @@ def json_reason(exc: ValueError) -> str:
     The parser's own "line 1 column 14 (char 13)" is left out: the caller names the record."""
     msg = getattr(exc, "msg", None) or str(exc)
     reason = "expected a JSON value" if msg.lower().startswith(_NO_VALUE) else msg
+    # orjson's words for any number past a double's range, a 309-digit integer as much as 1e400
+    if msg.startswith(_PAST_DOUBLE):
+        reason = (
+            "a number past a double's range, which tracediff cannot keep (an integer of 309 "
+            "digits or more, or a float such as 1e400: send it as a string)"
+        )
     reason = reason[:1].lower() + reason[1:]
     line, column = getattr(exc, "lineno", None), getattr(exc, "colno", None)
     if column is None:

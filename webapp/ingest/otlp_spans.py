@@ -8,6 +8,7 @@ import base64
 import binascii
 import math
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,6 +17,7 @@ from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTrace
 
 from ..common import jsontext
 from ..common.digits import is_digits
+from . import otlp_wire
 from .model import IngestError, RecordError, too_deep
 
 SPAN_KIND_CLIENT = 3
@@ -62,39 +64,81 @@ class Span:
 
 def spans_from_protobuf(body: bytes, max_depth: int) -> list[Span]:
     """Decode an ExportTraceServiceRequest in protobuf into spans."""
+    spans: list[Span] = []
+    # (service, release) per resource, read once for all its spans
+    services: dict[int, tuple] = {}
+    for resource, scope, s, deep in _protobuf_spans(body):
+        if id(resource) not in services:
+            attributes = _pb_attrs(resource.attributes, max_depth, None)
+            services[id(resource)] = (_service(attributes), _release(attributes))
+        service, release = services[id(resource)]
+        span = Span(
+            len(spans),
+            s.trace_id.hex(),
+            s.span_id.hex(),
+            s.parent_span_id.hex(),
+            s.name,
+            s.kind,
+            s.start_time_unix_nano,
+            s.end_time_unix_nano,
+            service=service,
+            release=release,
+            scope=scope.name,
+        )
+        span.attrs = _pb_attrs(s.attributes, max_depth, span)
+        span.events = [(e.name, _pb_attrs(e.attributes, max_depth, span)) for e in s.events]
+        if deep is not None:
+            _read_deep(span, deep, max_depth)
+        span.error = span.error or bad_ids(span.trace_id, span.span_id, span.parent_id)
+        spans.append(span)
+    return spans
+
+
+def _protobuf_spans(body: bytes) -> Iterator[tuple]:
+    """Yield (resource, scope, span, None) of each span of an export in protobuf.
+
+    An export the runtime refuses as too deep is read span by span (otlp_wire.py): then the last
+    is the WireSpan, with what was too deep for the runtime."""
     req = ExportTraceServiceRequest()
     try:
         req.ParseFromString(body)
     except (DecodeError, RecursionError) as exc:
-        raise IngestError(
-            422,
-            "unparseable",
-            f"the body is not an OTLP ExportTraceServiceRequest in protobuf: {exc}",
-        ) from None
-    spans: list[Span] = []
+        try:
+            wire_spans = otlp_wire.export_spans(body) if otlp_wire.is_too_deep(exc) else None
+        except DecodeError:
+            wire_spans = None
+        if wire_spans is None:
+            raise IngestError(
+                422,
+                "unparseable",
+                f"the body is not an OTLP ExportTraceServiceRequest in protobuf: {exc}",
+            ) from None
+        for one in wire_spans:
+            yield one.resource, one.scope, one.span, one
+        return
     for rs in req.resource_spans:
-        resource = _pb_attrs(rs.resource.attributes, max_depth, None)
-        service, release = _service(resource), _release(resource)
         for ss in rs.scope_spans:
             for s in ss.spans:
-                span = Span(
-                    len(spans),
-                    s.trace_id.hex(),
-                    s.span_id.hex(),
-                    s.parent_span_id.hex(),
-                    s.name,
-                    s.kind,
-                    s.start_time_unix_nano,
-                    s.end_time_unix_nano,
-                    service=service,
-                    release=release,
-                    scope=ss.scope.name,
-                )
-                span.attrs = _pb_attrs(s.attributes, max_depth, span)
-                span.events = [(e.name, _pb_attrs(e.attributes, max_depth, span)) for e in s.events]
-                span.error = span.error or bad_ids(span.trace_id, span.span_id, span.parent_id)
-                spans.append(span)
-    return spans
+                yield rs.resource, ss.scope, s, None
+
+
+def _read_deep(span: Span, deep: otlp_wire.WireSpan, max_depth: int) -> None:
+    """Read by hand what was too deep for the protobuf runtime, to the event's limit."""
+    span.attrs.update(_wire_attrs(deep.deep_attributes, max_depth, span))
+    for place, raw in deep.deep_events:
+        name, attributes = otlp_wire.event(raw)
+        span.events.insert(place, (name, _wire_attrs(attributes, max_depth, span)))
+
+
+def _wire_attrs(kvs: list, max_depth: int, span: Span) -> dict:
+    out = {}
+    for key, value in kvs:
+        # a value becomes a payload, one level inside its event
+        try:
+            out[key] = otlp_wire.any_value(value, max_depth - 1, _room_inside, _finite)
+        except TooDeep:
+            _too_deep(span, key, max_depth)
+    return out
 
 
 def spans_from_json(body: bytes, max_depth: int) -> list[Span]:

@@ -11,7 +11,12 @@ from ..inference.evidence import merge
 from ..inference.item_keys import items_renamed, lists_renamed
 from ..inference.leaves import item_leaves
 from ..inference.novel import earlier_fields, flag_new_fields
-from ..inference.places import flag_sent_elsewhere, sent_elsewhere
+from ..inference.places import (
+    converted_otherwise,
+    flag_converted,
+    flag_sent_elsewhere,
+    sent_elsewhere,
+)
 from ..inference.way_back import judge_way_back, way_back_tables
 from ..store.inference_state import MAX_PATHS_PER_TOOL
 from .mappings import external_leaves, request_leaves, wire_leaves
@@ -107,21 +112,21 @@ def _errors_lost(findings: list[dict], call: dict, newest, earlier) -> list[dict
 
 
 def _sent_elsewhere(findings: list, call: dict, newest, earlier, template) -> list[dict]:
-    """Flag the arguments a newest-release call sends under a new key.
+    """Flag the arguments a newest-release call sends under a new key, or converted.
 
-    A key no earlier call used.
-
-    Where every earlier call sent them to one other (webapp/inference/places.py)."""
+    A key no earlier call used, where every earlier call sent them to one other; or their place,
+    where every earlier call sent them as they were (webapp/inference/places.py)."""
     snaps = call["snapshots"]
     if not earlier or not earlier.places or not newest or release_of(call) != newest:
         return []
     if not snaps.get("arguments") or not snaps.get("request"):
         return []
     arguments = leaves(snaps["arguments"]["payload"])
-    moves = sent_elsewhere(
-        arguments, request_leaves(snaps, template), earlier.places, earlier.request
-    )
-    return flag_sent_elsewhere(findings, moves, arguments) if moves else []
+    request = request_leaves(snaps, template)
+    moves = sent_elsewhere(arguments, request, earlier.places, earlier.request)
+    raised = flag_sent_elsewhere(findings, moves, arguments) if moves else []
+    converted = converted_otherwise(arguments, request, earlier.places)
+    return raised + (flag_converted(findings, converted) if converted else [])
 
 
 def _constants_lost(findings: list, call: dict, newest, earlier, template) -> list[dict]:

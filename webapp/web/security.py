@@ -152,7 +152,7 @@ def require_scope(scope: str) -> Token | None:
             f"{article} {token.scope} token cannot do this (change contracts or other admin "
             f"state); send a token from {needed}",
         )
-    raise _refusal(scope)
+    raise _refusal(scope, token)
 
 
 def changing_scope(ring: Keyring | None = None) -> str:
@@ -232,10 +232,17 @@ def _require_page_admin() -> None:
         )
 
 
-def _refusal(scope: str) -> ApiError:
+def _refusal(scope: str, token: Token | None = None) -> ApiError:
+    """Refuse a request without a token of `scope` (401, which shippers retry).
+
+    A known token of another scope is named, so a read token sent to ingest is not taken for a
+    wrong secret."""
     settings = f"TRACEDIFF_{SETTINGS[scope]}" + (
         "" if scope == "admin" else " or TRACEDIFF_ADMIN_TOKENS"
     )
+    if token is not None:
+        article = "an" if token.scope[0] in "aeiou" else "a"
+        settings += f" (the token sent is {article} {token.scope} token)"
     if scope == "read" and not request.path.startswith(API_PREFIXES):
         return _unauthorized(
             f"this page needs a token from {settings}, as the password of HTTP Basic auth "

@@ -7,7 +7,7 @@ from collections import Counter
 from ...common.pointers import last, parent, resolve
 from ..values.classify import classify
 from ..values.names import names_segment, same_name
-from ..wire.locations import QUIET_ROOTS, TEXT_ROOTS, in_text
+from ..wire.locations import QUIET_ROOTS, TEXT_ROOTS, in_text, secret_place
 from .assignment import Assignment, Node, eliminate, id_like
 
 # the URL path's segments, by index
@@ -128,6 +128,8 @@ def _assign(leftovers, wanted, describe, members_only=False) -> None:
         for n in rights
         if not n.path.startswith(QUIET_ROOTS)
         and n.path not in leftovers.p.constants
+        # the layer's own credentials are no argument's place, however alike the values
+        and not secret_place(n.path, n.value)
         and leftovers.free(1, n.path, memos[1])
     ]
     for left, right in eliminate(lefts, rights, _PairedTexts(leftovers.p)):

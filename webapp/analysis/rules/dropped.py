@@ -32,7 +32,7 @@ from ..values.json_values import (
     show,
     type_name,
 )
-from ..wire.locations import external, in_text
+from ..wire.locations import external, in_text, secret_place
 from ..wire.parameters import parameters, template_of
 from ..wire.request import template_variables
 from ..wire.values import wire_reading
@@ -93,6 +93,9 @@ class Seen:
         fields with their places: read as each argument's type, they are tried one by one)."""
         first, container, texts = {}, None, []
         for index, (path, sent) in enumerate(self.added):
+            if secret_place(path, sent):
+                # the layer's own credentials: never where a model's argument went
+                continue
             if in_text(path):
                 texts.append((index, path, sent))
                 continue

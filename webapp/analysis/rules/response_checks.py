@@ -2,15 +2,21 @@
 
 Echoes, error envelopes, status."""
 
+import re
+
 from ...common.pointers import MISSING, child, resolve
 from ..budget import tick
 from ..findings.kinds import DEFAULT_ERROR_SCHEMA, end, finding
 from ..pairing.walk import equal, pair_items
 from ..schemas.validation import is_valid, validate
 from ..values.classify import classify
-from ..values.json_values import is_container, norm_key, show
+from ..values.json_values import is_container, is_number, norm_key, show
 from ..values.names import ERROR_FIELD_NAMES
+from ..values.readings import read_number, read_truth
 from .error_shapes import shape_findings
+
+# a word: letters alone, as a symbolic value is written (`bottom`, `top`, `end`)
+_A_WORD = re.compile(r"^[^\W\d_]{1,40}$")
 
 
 def error_schema_for(contract) -> tuple[str | None, dict | None]:
@@ -277,6 +283,7 @@ def _echo(rq, a, rs, b, echo: Echo, depth=0) -> None:
         change = classify(a, b)
         if change:
             name = rq[1:] or "(document)"
+            resolved = _resolved_word(a, b)
             echo.findings.append(
                 finding(
                     "echo_mismatch",
@@ -284,14 +291,26 @@ def _echo(rq, a, rs, b, echo: Echo, depth=0) -> None:
                     # or one it answers as an object elsewhere (a milestone): one call cannot tell
                     # that from a bug. The same date, time or number written in the server's own
                     # form (`...:00Z` echoed as `...:00.000Z`) is the value the request sent.
-                    "info" if b is None or change[0] == "format_changed" else "warning",
+                    "info" if b is None or change[0] == "format_changed" or resolved else "warning",
                     end("request", rq),
                     end("response", rs),
                     a,
                     b,
-                    f"{name}: request sent {show(a)}, response echoed {show(b)}",
+                    f"{name}: request sent {show(a)}, response echoed {show(b)}{resolved}",
                 )
             )
+
+
+def _resolved_word(sent, echoed) -> str:
+    """Say so when a word sent is echoed as a number (the server's resolution).
+
+    `"pos": "bottom"` answered `65536`: a word no reading makes a number is no value the server
+    could have echoed unchanged, so the number is what it made of it, not a value lost."""
+    if not isinstance(sent, str) or not is_number(echoed) or isinstance(echoed, bool):
+        return ""
+    if not _A_WORD.match(sent) or read_number(sent) is not None or read_truth(sent) is not None:
+        return ""
+    return " (a word answered as a number: the server's own resolution of it)"
 
 
 def _same_set(a: list, b: list) -> bool:

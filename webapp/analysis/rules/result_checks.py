@@ -30,6 +30,14 @@ _QUIET_KINDS = ("dropped", "added", "renamed", "case_changed", "moved")
 # `"false"` (truthy) for false, and the model copies `"42"` into its next call's integer argument.
 _SAME_TO_A_READER = ("enum_changed", "format_changed")
 _WORDS = re.compile(r"[^0-9a-z]+")
+# a result saying nothing was found: `No web results found`, `0 items`, `nothing matched`
+_NOTHING = re.compile(
+    r"\b(?:no|zero|0)\s+(?:\w+\s+){0,2}(?:results?|items?|matches|records?|entries|hits|"
+    r"found)\b|\bnothing\b|\bnot found\b|\bempty\b",
+    re.I,
+)
+# how deep a response is walked for its lists
+_MAX_DEPTH = 32
 _NO_RETRY = re.compile(
     r"\b(?:not|non|no|never|don'?t|do not|cannot|can'?t|won'?t|should not|shouldn'?t)[- ]?(?:be )?"
     r"(?:retry|retryable|retriable|retried|retrying|try again)|\bpermanent(?:ly)?\b|"
@@ -65,7 +73,7 @@ def result_findings(
     if failure is not None:
         return out + _failure_findings(failure, reading), _error_pairing(response, failure, reading)
     if reading.is_error:
-        out.append(_invented(reading, status))
+        out.append(_invented(reading, status, _nothing_found(response, reading.text)))
     elif is_container(reading.structured) and is_container(response):
         pairing, found = _structured(response, reading, contract, arguments)
         out += found
@@ -160,18 +168,45 @@ def _hidden(failure: Failure, reading: Reading) -> dict:
     )
 
 
-def _invented(reading: Reading, status: int | None) -> dict:
+def _invented(reading: Reading, status: int | None, nothing: bool = False) -> dict:
     answered = f"HTTP {status}" if status else "a success"
+    text = (
+        f"the server answered {answered} and the result tells the model the call failed "
+        f"({reading.flagged or 'is_error'} true)"
+    )
+    if nothing:
+        text += (
+            "; every list the response holds is empty and the result says nothing was found: "
+            "the layer's way of saying so"
+        )
     return finding(
         "error_invented",
-        "error",
+        "info" if nothing else "error",
         end("response", ""),
         end("result", ""),
         status,
         reading.text if reading.text is not None else _shown(reading.structured),
-        f"the server answered {answered} and the result tells the model the call failed "
-        f"({reading.flagged or 'is_error'} true)",
+        text,
     )
+
+
+def _nothing_found(response, text: str | None) -> bool:
+    """Tell whether a success holds no result and the result's text says so.
+
+    Every list in the response empty (one at least), and the text says nothing (`No web results
+    found`, `0 items`): a layer may hand "nothing found" back as a failure."""
+    if not text or not _NOTHING.search(text) or not is_container(response):
+        return False
+    lists, stack = 0, [(response, 0)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, list):
+            if value:
+                return False
+            lists += 1
+        elif isinstance(value, dict) and depth < _MAX_DEPTH:
+            stack += [(v, depth + 1) for v in value.values()]
+    return lists > 0
 
 
 def _envelope_field(meaning: str, path: str, value, reading: Reading) -> list[dict]:

@@ -24,6 +24,7 @@ from ..values.json_values import is_container, is_number, norm_key, norm_text, s
 from ..values.learnt import NORMALISED, describe, join_of
 from ..values.names import words
 from ..values.readings import read_number, unix_time_of
+from ..values.rendered import rendering
 from ..wire.values import as_text
 from .held_whole import only_leaf
 
@@ -77,7 +78,7 @@ def reshaped(value, sent) -> str | None:
     """Say how an argument and its request field are one value reshaped, else None.
 
     A list joined into one text or split from it, JSON text decoded or encoded."""
-    return _coded(value, sent) or _joined(value, sent)
+    return _coded(value, sent) or _joined(value, sent) or _rendered(value, sent)
 
 
 def _coded(value, sent) -> str | None:
@@ -97,6 +98,14 @@ def _coded(value, sent) -> str | None:
     if not same(parsed, decoded):
         return None
     return f"{what}: {SETTLES.format('the form', 'the other made')}"
+
+
+def _rendered(value, sent) -> str | None:
+    """Say so when a text is sent rendered as a document, else None."""
+    if not rendering(value, sent):
+        return None
+    what = "a text sent rendered as a document (its words, in order, in the document's text)"
+    return f"{what}: {SETTLES.format('the form', 'a text replaced')}"
 
 
 def _joined(value, sent) -> str | None:

@@ -6,6 +6,8 @@ import difflib
 import re
 from functools import lru_cache
 
+from .json_values import norm_key
+
 # The keys an error report keeps its text under, wherever a service puts it (compared as norm_key
 # leaves them): a message, a problem+json title or detail, a reason, a description.
 ERROR_TEXT_NAMES = frozenset(
@@ -25,6 +27,12 @@ ERROR_TEXT_NAMES = frozenset(
 ERROR_FIELD_NAMES = ERROR_TEXT_NAMES | frozenset(
     ("error", "errors", "code", "errorcode", "type", "errortype")
 )
+# the words that tell an error's part inside a longer name, in the singular: `errorMessages`,
+# `error_details`, `faultString`
+_ERROR_WORDS = frozenset(("error", "err", "message", "detail", "fault"))
+# ... and the first words of a name whose last one says which part it holds (`faultString`)
+_ERROR_HEADS = ("error", "err", "fault")
+_PARTS = ("string", "text", "info")
 _WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 # Abbreviations real APIs use, written out. Small and general on purpose: no tool's own vocabulary.
 _ABBREVIATIONS = {
@@ -213,3 +221,26 @@ def mentions(text, key: str) -> bool:
     said = {_CANONICAL.get(w, w) for w in words(text)}
     wanted = meaning(key) - {"id", "count", "number"}
     return bool(wanted) and wanted <= said
+
+
+def error_field_name(key: str) -> bool:
+    """Tell whether a key names a part of an error report.
+
+    One of ERROR_FIELD_NAMES, or a name that ends in an error's word, plural or not
+    (`errorMessages`, `error_details`, `validationErrors`), or starts with one and ends in a part's
+    (`faultString`, `error_text`); not `errorCount` nor `messageId`."""
+    if norm_key(key) in ERROR_FIELD_NAMES:
+        return True
+    held = words(key)
+    return bool(held) and (
+        held[-1] in _ERROR_WORDS
+        or (held[0] in _ERROR_HEADS and (held[-1] in ERROR_FIELD_NAMES or held[-1] in _PARTS))
+    )
+
+
+def error_text_name(key: str) -> bool:
+    """Tell whether a key names an error's text (`message`, `errorMessages`)."""
+    if norm_key(key) in ERROR_TEXT_NAMES:
+        return True
+    held = words(key)
+    return error_field_name(key) and bool(held) and held[-1] in ("message", "detail", "text")

@@ -10,7 +10,8 @@ the body's object with one reserved key per location (`"query:"`), so the pairin
 other; `external` and `internal` turn its pointers into the names above and back."""
 
 from ...common.pointers import MISSING, child, is_pointer, last, resolve
-from ..values.json_values import REDACTED
+from ...redaction.rules import secret_name
+from ..values.json_values import REDACTED, is_redacted
 from .request import (
     SECRET_HEADER,
     content_type,
@@ -119,6 +120,14 @@ def split_request_path(path: str) -> tuple[str, str]:
     if colon and location in LOCATIONS and is_pointer(rest):
         return location, rest
     return "body", path
+
+
+def secret_place(path: str, value) -> bool:
+    """Tell whether an internal request pointer holds a secret (redacted, or named so).
+
+    The layer's own credentials (`query:/key`, `header:/authorization`): no model's argument went
+    there."""
+    return is_redacted(value) or secret_name(last(path) or "", path.startswith("/query:"))
 
 
 def in_text(path: str) -> bool:

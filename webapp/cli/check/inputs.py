@@ -15,6 +15,8 @@ from ...contracts import (
     load_file,
     validated_contract,
 )
+from ...ingest.model import json_reason
+from ...ingest.records import surrogate_error
 from ...reports.exports import CALL_FILE, FIXTURE_FILES
 
 
@@ -59,9 +61,17 @@ def read_fixture(path: str, snapshot: str):
         return jsontext.loads(data)
     except jsontext.JSONDecodeError as error:
         if snapshot == "arguments":
-            raise InputError(f"{path} is not JSON: {error}", path) from None
+            raise InputError(f"{path} is not JSON: {_json_reason(error)}", path) from None
         # an HTTP body or a result may be text, or broken JSON
         return data.decode("utf-8", "replace")
+
+
+def _json_reason(error: jsontext.JSONDecodeError) -> str:
+    """Say why a fixture is not JSON in the words ingest uses for the same text."""
+    # a lone surrogate escape is refused by ingest (POST /api/v1/ingest, tracediff ingest) so
+    if "surrogate" in str(error):
+        return surrogate_error().message
+    return json_reason(error)
 
 
 def read_contract(path: str, tool: str | None) -> dict:

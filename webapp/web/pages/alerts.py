@@ -5,13 +5,14 @@ The rules, each with its deliveries, and the forms that add and change them."""
 from flask import Blueprint, redirect, request, url_for
 
 from ...alerts.secrets import public
-from ...common.resources import doc_page
 from ...ops.sender import describe
 from ..api.alerts import create_rule, edit_rule, named, rule_or_404, rules_page, send_test
 from ..db import get_store
 from ..errors import ApiError
 from ..render.pages import page_or_fragment
 from ..security import change_hint, may_change_contracts
+
+ALERTS_DOC = "docs/alerts.md"
 
 bp = Blueprint("alerting", __name__)
 
@@ -47,7 +48,9 @@ def _settings(created=None, error=None, tested=None, changed=None):
         can_change=can_change,
         hint=None if can_change else change_hint(),
         # where the installed package keeps it (the wheel ships docs/)
-        alerts_doc=doc_page("alerts.md"),
+        # the page named as in the documentation, never the install path (no reader needs the
+        # server's file system)
+        alerts_doc=ALERTS_DOC,
     )
 
 
