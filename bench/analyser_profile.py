@@ -114,9 +114,12 @@ def measure(calls: int, steps: bool = False) -> None:
     """Print the CPU per call of projecting and of analysing a bulk load.
 
     With `steps`, each step's too."""
+    from webapp.common import jsontext
     from webapp.pipeline import analyze_pending
 
     store, calls = ingest(calls)
+    # as a server's process does when its analyser starts (webapp/ops/analyser.py)
+    jsontext.freeze_the_heap()
     spent = timed_steps(store) if steps else Counter()
     began = time.process_time()
     store.project_all()

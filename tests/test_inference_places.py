@@ -6,7 +6,7 @@ from webapp.analysis import end, finding
 from webapp.inference import leaves, observe
 from webapp.inference.epochs import presence_of
 from webapp.inference.evidence import merge
-from webapp.inference.novel import earlier_fields
+from webapp.inference.novel import became_values, earlier_fields
 from webapp.inference.places import (
     MIN_PLACE_CALLS,
     converted_otherwise,
@@ -198,3 +198,38 @@ def test_the_quiet_finding_of_a_departure_is_raised_and_a_loud_one_left_as_it_is
     assert joined["severity"] == "warning"
     assert "every call of an earlier release sent it to idLabels as it was" in joined["message"]
     assert loud["message"] == "due"
+
+
+def commented(i: int, visibility, release: str = "v1") -> tuple:
+    """A comment whose `visibility` is a JSON text the layer sends decoded."""
+    text = '{"type": "group", "value": "developers"}'
+    return {"body": f"note {i}", "visibility": text}, {"body": f"note {i}", **visibility}, release
+
+
+DECODED = {"visibility": {"type": "group", "value": "developers"}}
+
+
+def test_a_value_sent_where_every_earlier_call_sent_an_object_is_a_type_change():
+    _, presence = history([commented(i, DECODED) for i in range(MIN_PLACE_CALLS)])
+    earlier = earlier_fields(presence, RELEASES)
+    assert "/visibility" in earlier.objects and "/body" not in earlier.objects
+    arguments, request, _ = commented(9, {"visibility": '{"type":"group","value":"developers"}'})
+    [found] = became_values(leaves(arguments), leaves(request), earlier)
+    assert (found["kind"], found["severity"]) == ("type_changed", "warning")
+    assert found["right"] == {"snapshot": "request", "path": "/visibility"}
+    # the object sent as before, or a text the argument held as it is, is no such change
+    assert became_values(leaves(arguments), leaves(commented(9, DECODED)[1]), earlier) == []
+    arguments, request, _ = commented(9, {"visibility": '{"type": "group", "value": "developers"}'})
+    assert [f["left"] for f in became_values(leaves(arguments), leaves(request), earlier)] == [
+        {"snapshot": "arguments", "path": "/visibility"}
+    ]
+
+
+def test_a_path_earlier_calls_sent_as_a_value_too_or_too_rarely_is_no_object():
+    calls = [commented(i, DECODED) for i in range(MIN_PLACE_CALLS)]
+    _, presence = history(calls + [commented(9, {"visibility": "public"})])
+    assert "/visibility" not in earlier_fields(presence, RELEASES).objects
+    # the object in fewer earlier calls than it takes, beside calls that sent none
+    calls = [commented(i, DECODED) for i in range(MIN_PLACE_CALLS - 1)]
+    _, few = history(calls + [({"body": "x"}, {"body": "x"}, "v1")] * 2)
+    assert "/visibility" not in earlier_fields(few, RELEASES).objects

@@ -108,3 +108,14 @@ def paused_collector():
     finally:
         if enabled:
             gc.enable()
+
+
+def freeze_the_heap() -> None:
+    """Leave what lives now (modules, the app) out of the collector's later passes.
+
+    A server process calls it once, started: its analyser keeps a batch of calls' documents alive,
+    so full passes come every few hundred calls, and each walked the ~80,000 objects of the modules
+    and the app again (~45 ms a pass, a tenth of the analyser's CPU, issue 36). Garbage is collected
+    first; what is frozen lives as long as the process anyway."""
+    gc.collect()
+    gc.freeze()

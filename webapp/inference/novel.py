@@ -13,7 +13,8 @@ that the newest leaves out: one call cannot tell it consumed (rules/dropped.py),
 
 from dataclasses import dataclass
 
-from ..common.pointers import child
+from ..analysis import end, finding, show
+from ..common.pointers import child, parent
 from .constants import constant_texts, learnt_constants
 from .consumed import constant_calls
 from .epochs import BOTH, established, several
@@ -54,6 +55,8 @@ class Earlier:
     # (webapp/inference/item_keys.py)
     item_keys: tuple = ()
     lists: tuple = ()
+    # the request paths earlier calls sent as objects only: leaves under them, none at them
+    objects: frozenset = frozenset()
     # (request path, its text's number, arguments paired with it) of each constant every earlier
     # call sent alike (webapp/inference/constants.py)
     texts: tuple = ()
@@ -99,8 +102,31 @@ def earlier_fields(
         constants,
         learnt_item_keys(presence),
         learnt_lists(presence, MIN_EARLIER_CALLS),
+        _objects(presence),
         constant_texts(presence, constants),
     )
+
+
+def _objects(presence: dict) -> frozenset:
+    """Return the request paths earlier calls sent as objects only.
+
+    A leaf under the path in MIN_EARLIER_CALLS earlier calls at least, and no earlier call sent a
+    value at the path itself: a value sent there is the object's type changed (a JSON text sent as
+    it is where every earlier call sent it decoded). Not inside a list's items."""
+    held = {
+        path: established(c).get("calls", 0)
+        for (side, path), c in presence.items()
+        if side == "request"
+    }
+    out = set()
+    for path, calls in held.items():
+        if calls < MIN_EARLIER_CALLS or in_a_list(path):
+            continue
+        up = parent(path)
+        while up and not up.endswith(":") and not held.get(up):
+            out.add(up)
+            up = parent(up)
+    return frozenset(out)
 
 
 def _only_at_constants(evidence: dict, constants: dict) -> set:
@@ -230,3 +256,31 @@ def _narrowed(f: dict) -> None:
         [(key, value)] = f["right_value"].items()
         f["right"] = {**f["right"], "path": child(f["right"]["path"], key)}
         f["right_value"] = value
+
+
+def became_values(arguments: dict, request: dict, earlier: Earlier) -> list[dict]:
+    """Warn of each value a call sends where every earlier call sent an object.
+
+    `arguments` and `request` are the call's leaves ({path: value}); the argument holding the same
+    value, when one does, is named too."""
+    out = []
+    for path, value in request.items():
+        if path not in earlier.objects:
+            continue
+        left = next((a for a, v in arguments.items() if v == value), None)
+        text = (
+            f"{path.lstrip('/')}: {show(value)} sent as a value where every call of an earlier "
+            "release sent an object there"
+        )
+        out.append(
+            finding(
+                "type_changed",
+                "warning",
+                end("arguments", left) if left else None,
+                end("request", path),
+                value if left else None,
+                value,
+                text,
+            )
+        )
+    return out

@@ -8,7 +8,7 @@ database keeps two workers from doing the same call) and analyses them within ab
 import logging
 import time
 
-from ..common import times
+from ..common import jsontext, times
 from ..pipeline import analyze_pending
 from ..pipeline.rules import RULES
 from ..store import Store, StoreUnavailable
@@ -183,6 +183,7 @@ def init_app(app) -> None:
             app.config["ANALYZER"],
         )
     if app.config["ANALYZER"] == "background" and not app.testing:
+        jsontext.freeze_the_heap()
         thread = Analyser(dict(app.config))
         app.extensions["tracediff.analyser"] = thread
         thread.start()

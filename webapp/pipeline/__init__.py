@@ -22,7 +22,7 @@ from ..redaction.redactor import Redactor
 from ..store import IngestResult, Store, StoreUnavailable
 from ..store.codec import utc_now
 from .aside import BATCH_FAILED, each_alone, whole_or_each
-from .contracts import analysis_contract
+from .contracts import analysis_contract, tool_reads
 from .definitions import learn_definitions
 from .history import judged_by_history, tool_history
 from .learning import learn
@@ -138,13 +138,20 @@ def _rejection_alerts(store: Store, rejected, source: str):
     return write
 
 
-def _contract(store: Store, tool: str | None, cache: dict):
+def _contract(store: Store, tool: str | None, cache: dict, reads: dict):
     """Return a tool's contract with its inferred pairs added to `mapping`.
 
-    As mapping entries, read once per batch."""
+    As mapping entries, read once per batch (from the tool's `reads`, which its history shares)."""
     if tool not in cache:
-        cache[tool] = analysis_contract(store, tool)
+        cache[tool] = analysis_contract(store, tool, _reads(store, tool, reads))
     return cache[tool]
+
+
+def _reads(store: Store, tool: str | None, reads: dict):
+    """Return a tool's learnt state, read once per batch (None without a tool)."""
+    if tool and tool not in reads:
+        reads[tool] = tool_reads(store, tool)
+    return reads.get(tool)
 
 
 def analyze_one(call: dict, contract, budget: float | None = None) -> dict:
@@ -240,6 +247,8 @@ class _Batch:
 
     def __init__(self, store: Store, inputs: dict):
         self.store, self.contracts, self.digests, self.histories = store, {}, {}, {}
+        # {tool: its learnt state as read once (ToolReads)}: its contract and history share it
+        self.reads: dict = {}
         self.results, self.groupings, self.left = [], {}, []
         # {key: argument pointers its analysis found in no request}, for inference
         self.dropped: dict = {}
@@ -252,7 +261,7 @@ class _Batch:
         self.observer = Observer(store, inputs)
 
     def contract(self, tool):
-        return _contract(self.store, tool, self.contracts)
+        return _contract(self.store, tool, self.contracts, self.reads)
 
     def add(self, key, call, analysis) -> None:
         tool = call["tool"]
@@ -261,7 +270,9 @@ class _Batch:
             self.digests[tool] = contract_digest(self.contract(tool))
         analysis["contract_digest"] = digest = self.digests[tool]
         if tool not in self.histories:
-            self.histories[tool] = tool_history(self.store, tool)
+            self.histories[tool] = tool_history(
+                self.store, tool, _reads(self.store, tool, self.reads)
+            )
         judged_by_history(analysis, call, self.histories[tool])
         self.dropped[key] = dropped_arguments(analysis)
         self.changed[key] = changed_pairs(analysis)

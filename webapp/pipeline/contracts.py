@@ -6,6 +6,7 @@ reads and writes a contract as its one writer (store.change_tools), so a change 
 kept."""
 
 from functools import partial
+from typing import NamedTuple
 
 from ..contracts import (
     ContractError,
@@ -27,23 +28,44 @@ from ..inference.segments import constant_segments
 from ..problems.grouping import contract_digest
 
 
-def analysis_contract(store, name: str | None) -> dict | None:
+class ToolReads(NamedTuple):
+    """A tool's learnt state as read once, for all that reads it from one state.
+
+    The contract its calls are analysed under (`analysis_contract`), its history
+    (webapp/pipeline/history.py) and its learning (webapp/pipeline/learning.py) read the same
+    rows: read once a batch, or once in a learning transaction, they cost a fraction."""
+
+    releases: dict
+    evidence: dict
+    paths: dict
+    stored: dict | None
+
+
+def tool_reads(store, name: str) -> ToolReads:
+    """Read a tool's release state, pair evidence, path counts and stored contract."""
+    releases, evidence = store.release_state(name), store.evidence(name)
+    return ToolReads(releases, evidence, store.path_counts(name), store.get_tool(name))
+
+
+def analysis_contract(store, name: str | None, read: ToolReads | None = None) -> dict | None:
     """Return the contract a tool's calls are analysed under now.
 
     The stored one plus its inferred pairs, the arguments its traffic showed consumed and the URL
-    path segments it showed constant."""
+    path segments it showed constant. From `read` when given (`tool_reads` of this state)."""
     if not name:
         return None
     pairs = store.inferred_pairs(name)
-    evidence = store.evidence(name) if pairs else {}
+    evidence = (read.evidence if read else store.evidence(name)) if pairs else {}
     separators = learnt_separators(evidence, pairs) if pairs else None
-    releases = store.release_state(name) if pairs else None
+    releases = (read.releases if read else store.release_state(name)) if pairs else None
     relations = learnt_relations(evidence, pairs, releases) if pairs else None
     others = alternatives(evidence, pairs, releases) if pairs else None
+    stored = read.stored if read else store.get_tool(name)
     contract = with_inferred(
-        store.get_tool(name), pairs, separators, store.consumed_arguments(name), relations, others
+        stored, pairs, separators, store.consumed_arguments(name), relations, others
     )
-    return with_constant_segments(contract, constant_segments(store.path_counts(name)))
+    paths = read.paths if read else store.path_counts(name)
+    return with_constant_segments(contract, constant_segments(paths))
 
 
 def analysis_digest(store, name: str | None) -> str | None:

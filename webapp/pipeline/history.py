@@ -10,7 +10,7 @@ from ..inference.error_fields import lost_fields
 from ..inference.evidence import merge
 from ..inference.item_keys import items_renamed, lists_renamed
 from ..inference.leaves import item_leaves
-from ..inference.novel import earlier_fields, flag_new_fields
+from ..inference.novel import became_values, earlier_fields, flag_new_fields
 from ..inference.places import (
     converted_otherwise,
     flag_converted,
@@ -19,28 +19,35 @@ from ..inference.places import (
 )
 from ..inference.way_back import judge_way_back, way_back_tables
 from ..store.inference_state import MAX_PATHS_PER_TOOL
+from .contracts import ToolReads
 from .mappings import external_leaves, request_leaves, wire_leaves
 
 # the other tools of a service whose error answers a tool's are judged by
 MAX_SERVICE_TOOLS = 50
 
 
-def tool_history(store, tool: str | None) -> tuple:
+def tool_history(store, tool: str | None, read: ToolReads | None = None) -> tuple:
     """Return a tool's newest release, what earlier ones sent, its template and words.
 
     (newest release, webapp/inference/novel.py `Earlier` or None, template, the words its layer
-    writes on the way back: webapp/inference/way_back.py `way_back_tables`)."""
+    writes on the way back: webapp/inference/way_back.py `way_back_tables`). From `read` when
+    given (`tool_reads` of this state)."""
     if not tool:
         return None, None, None, {}
-    releases, presence = store.release_state(tool), store.path_counts(tool)
+    if read:
+        releases, presence = read.releases, read.paths
+    else:
+        releases, presence = store.release_state(tool), store.path_counts(tool)
     if len(presence) >= MAX_PATHS_PER_TOOL:
         # paths past the cap were never counted: no verdict from them
         return releases.get("newest"), None, None, {}
-    earlier = earlier_fields(
-        presence, releases, store.evidence(tool), _service_errors(store, tool, presence)
+    evidence = read.evidence if read else store.evidence(tool)
+    earlier = earlier_fields(presence, releases, evidence, _service_errors(store, tool, presence))
+    wanted = earlier and (
+        earlier.places or earlier.constants or earlier.item_keys or earlier.lists or earlier.objects
     )
-    wanted = earlier and (earlier.places or earlier.constants or earlier.item_keys or earlier.lists)
-    template = template_of(store.get_tool(tool)) if wanted else None
+    stored = (read.stored if read else store.get_tool(tool)) if wanted else None
+    template = template_of(stored) if wanted else None
     return releases.get("newest"), earlier, template, way_back_tables(presence, releases)
 
 
@@ -75,6 +82,7 @@ def judged_by_history(analysis: dict, call: dict, history: tuple) -> dict:
     raised += _constants_lost(findings, call, newest, earlier, template)
     raised += _constants_changed(findings, call, newest, earlier, template)
     raised += _items_renamed(findings, call, newest, earlier, template)
+    raised += _objects_as_values(findings, call, newest, earlier, template)
     added = len(findings) - before
     if not raised and not lost and not lowered:
         return analysis
@@ -198,6 +206,25 @@ def _items_renamed(findings: list, call: dict, newest, earlier, template) -> lis
         e["path"] for f in findings if f["severity"] != "info" for e in (f["left"], f["right"]) if e
     }
     found = [f for f in found if f["left"]["path"] not in told]
+    findings.extend(found)
+    return found
+
+
+def _objects_as_values(findings: list, call: dict, newest, earlier, template) -> list[dict]:
+    """Add a warning per value a newest call sends where earlier calls sent an object.
+
+    Not at a place a loud finding names already (webapp/inference/novel.py `became_values`)."""
+    snaps = call["snapshots"]
+    if not earlier or not earlier.objects or not newest or release_of(call) != newest:
+        return []
+    if not snaps.get("arguments") or not snaps.get("request"):
+        return []
+    arguments = leaves(snaps["arguments"]["payload"])
+    found = became_values(arguments, request_leaves(snaps, template), earlier)
+    told = {
+        e["path"] for f in findings if f["severity"] != "info" for e in (f["left"], f["right"]) if e
+    }
+    found = [f for f in found if f["right"]["path"] not in told]
     findings.extend(found)
     return found
 

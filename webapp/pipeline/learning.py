@@ -22,7 +22,7 @@ from ..inference.leaves import item_leaves, item_values, item_views, plucked
 from ..inference.segments import segment_texts
 from ..inference.way_back import way_back_presence
 from ..store.mappings import AWAITING, LEARNT, MAX_PAIRS_PER_TOOL, RETURNING, UNLEARNT
-from .contracts import analysis_contract
+from .contracts import ToolReads, analysis_contract, tool_reads
 from .history import tool_history
 from .mappings import external_leaves, read_request, update_inference
 
@@ -59,12 +59,14 @@ def learn(
         _learn_tool(store, tool, calls, (dropped or {}, paired or {}, requests or {}, words or {}))
 
 
-def judged_by(store, tool: str) -> tuple:
+def judged_by(store, tool: str, read: ToolReads | None = None) -> tuple:
     """Return what a tool's verdicts read of its learnt state.
 
     The contract its calls are analysed under (inferred pairs, their relations, separators,
-    consumed arguments) and its history (webapp/pipeline/history.py)."""
-    return analysis_contract(store, tool), tool_history(store, tool)
+    consumed arguments) and its history (webapp/pipeline/history.py). Both from one read of the
+    state (`read` when given: read in the same transaction)."""
+    read = read or tool_reads(store, tool)
+    return analysis_contract(store, tool, read), tool_history(store, tool, read)
 
 
 class _State(NamedTuple):
@@ -76,18 +78,27 @@ class _State(NamedTuple):
     evidence: dict
     paths: dict
     template: object
+    # the contract stored, as read with the rest (`judged_by` reads it too)
+    stored: object
 
 
 def _state(store, tool: str, calls: dict, conn=None) -> _State:
     """Read a tool's learnt state, and which of these calls it has yet to learn."""
     found = store.unlearnt_in(conn, list(calls)) if conn else store.unlearnt(list(calls))
+    read = tool_reads(store, tool)
     return _State(
         {key: observed for key, observed in found.items() if _to_learn(observed, calls[key])},
-        store.release_state(tool),
-        store.evidence(tool),
-        store.path_counts(tool),
-        template_of(store.get_tool(tool)),
+        read.releases,
+        read.evidence,
+        read.paths,
+        template_of(read.stored),
+        read.stored,
     )
+
+
+def _reads(state: _State) -> ToolReads:
+    """Return the reads a state was made of, for `judged_by`."""
+    return ToolReads(state.releases, state.evidence, state.paths, state.stored)
 
 
 def _learn_tool(store, tool: str, calls: dict, read: tuple) -> None:
@@ -105,7 +116,8 @@ def _learn_tool(store, tool: str, calls: dict, read: tuple) -> None:
             return
         if state != outside:
             counted = _counted(state, calls, read)
-        before, errors = judged_by(store, tool), _errors(store, tool)
+        # the state read in this transaction is what the verdicts read before it writes
+        before, errors = judged_by(store, tool, _reads(state)), _errors(store, tool)
         per_call, paths, learnt, releases = counted
         store.add_evidence_in(
             conn, tool, per_call, paths=paths, releases=releases, fold=folded, learnt=learnt
