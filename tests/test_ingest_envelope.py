@@ -360,3 +360,23 @@ def test_a_stringified_is_error_reaches_the_way_back_and_another_value_is_reject
     assert answer["rejected"][0]["index"] == 4 and '"yes"' in answer["rejected"][0]["message"]
     [call] = client.get(f"/api/v1/traces/{TRACE}").get_json()["calls"]
     assert [f["kind"] for f in call["findings"] if f["kind"].startswith("error_")] == kinds
+
+
+def test_an_event_id_given_again_to_another_event_rejects_that_record_alone(client):
+    first = {"trace_id": "reuse", "call_id": "c", "snapshot": "arguments", "payload": {"a": 1}}
+    other = {**first, "snapshot": "request", "payload": {"a": 2}}
+    body = b"\n".join(
+        orjson.dumps({**event, "event_id": "same-id"}) for event in (first, first, other)
+    )
+    answer = client.post("/api/v1/ingest", data=body).get_json()
+    # the exact repeat is the same event: stored once
+    assert (answer["accepted"], answer["duplicates"]) == (1, 1)
+    [refused] = answer["rejected"]
+    assert (refused["index"], refused["code"]) == (2, "event_id_reused")
+    assert "'same-id'" in refused["message"] and "arguments" in refused["message"]
+    # kept, not lost: the quarantine holds the refused record
+    [held] = client.get("/api/v1/quarantine").get_json()["records"]
+    assert held["code"] == "event_id_reused" and '"request"' in held["raw"]
+    # without event ids each event gets its own, and both are stored
+    answer = client.post("/api/v1/ingest", data=orjson.dumps(first) + b"\n" + orjson.dumps(other))
+    assert answer.get_json()["accepted"] == 2

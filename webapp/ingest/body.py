@@ -59,12 +59,16 @@ def parse_body(
     if ctx.fallback_trace_id is None:
         ctx.traceparent_problem = traceparent_problem(headers)
     batch = Batch()
+    # event id -> the event that took it, to refuse an id given again to another event
+    taken: dict[str, Event] = {}
     pieces = decoded_pieces(raw, content_encoding, limits.max_body_bytes)
     for rec in stream_records(pieces, limits):
         try:
             if rec.error is not None:
                 raise rec.error
             events = record_events(rec.value, ctx)
+            events = [prepare(event) for event in events] if prepare else events
+            refuse_reused_ids(events, taken)
         except RecordError as err:
             batch.rejected.append(
                 Rejection(
@@ -72,8 +76,40 @@ def parse_body(
                 )
             )
             continue
-        batch.events.extend(map(prepare, events) if prepare else events)
+        batch.events.extend(events)
     return batch
+
+
+def refuse_reused_ids(events: list[Event], taken: dict[str, Event]) -> None:
+    """Refuse a record whose event id an earlier event of the body took for another.
+
+    A re-sent event (same trace, call, snapshot and payload) is a duplicate, stored once; another
+    event under the same id would be skipped as one, silently."""
+    for event in events:
+        earlier = taken.setdefault(event.event_id, event)
+        if earlier is event or _same_event(earlier, event):
+            continue
+        raise RecordError(
+            "event_id_reused",
+            f"event_id {event.event_id[:80]!r} was given to another event earlier in this body "
+            f"(trace {earlier.trace_id[:80]!r}, call {earlier.call_id[:80]!r}, "
+            f"{earlier.snapshot}); each event needs its own: leave event_id out and one is made "
+            "from the event",
+        )
+
+
+def _same_event(one: Event, other: Event) -> bool:
+    return (one.trace_id, one.call_id, one.snapshot, _content(one.payload)) == (
+        other.trace_id,
+        other.call_id,
+        other.snapshot,
+        _content(other.payload),
+    )
+
+
+def _content(payload):
+    """Return a payload as compared: a prepared one (a Fragment) by its JSON text."""
+    return jsontext.dumps(payload) if isinstance(payload, jsontext.Fragment) else payload
 
 
 def named_source(rec) -> str:
