@@ -7,12 +7,18 @@ application/vnd.github+json` on every call (octokit's defaults): fields of the l
 argument. A release that stops sending one is a change; a field sent only when an argument is given
 is not."""
 
-from webapp.analysis import end
+from webapp.analysis import end, external
 from webapp.inference import leaves, observe
-from webapp.inference.constants import constants_gone, learnt_constants
+from webapp.inference.constants import (
+    constant_texts,
+    constants_changed,
+    constants_gone,
+    learnt_constants,
+)
 from webapp.inference.epochs import presence_of
 from webapp.inference.evidence import merge
 from webapp.inference.novel import MIN_EARLIER_CALLS, earlier_fields
+from webapp.inference.segments import segment_texts, text_number
 
 RELEASES = {"newest": "v2", "seen": ["v1", "v2"]}
 HEADERS = {"x-github-api-version": "2022-11-28", "accept": "application/vnd.github+json"}
@@ -107,3 +113,66 @@ def test_counts_kept_before_calls_were_counted_teach_no_constant():
     # a store that counted these fields before it counted calls: five calls of many
     presence[("request", "query:/state")] = {"calls": 40}
     assert learnt_constants(presence, evidence, MIN_EARLIER_CALLS) == ()
+
+
+def named(call: tuple) -> tuple[dict, dict]:
+    """A call's argument and request leaves, body ones kept as pointers (`/intent`)."""
+    arguments, request = call
+    return leaves(arguments), {external(k): v for k, v in leaves(request).items()}
+
+
+def counted_with_texts(calls) -> tuple[dict, dict]:
+    """Count evidence, presence and each field's text (segments.py), as the pipeline does."""
+    evidence: dict = {}
+    presence: dict = {}
+    for call in calls:
+        a, r = named(call)
+        merge(evidence, observe(a, r, evidence, presence=presence, newest=False))
+        merge(presence, presence_of(a, r, False))
+        merge(presence, segment_texts(r, False))
+    return evidence, presence
+
+
+def create_order(i: int, intent: str = "CAPTURE") -> tuple:
+    """PayPal's `POST /v2/checkout/orders`: the layer writes `intent` itself."""
+    arguments = {"currencyCode": "USD", "amount": 10 + i}
+    return arguments, {"intent": intent, "amount": {"currency_code": "USD", "value": str(10 + i)}}
+
+
+def test_a_constant_every_earlier_call_sent_alike_sent_otherwise_is_value_changed():
+    evidence, presence = counted_with_texts([create_order(i) for i in range(MIN_EARLIER_CALLS)])
+    earlier = earlier_fields(presence, RELEASES, evidence)
+    assert dict((p, n) for p, n, _ in earlier.texts)["/intent"] == text_number("CAPTURE")
+    # the amount varies with its argument: no one text
+    assert "/amount/value" not in {p for p, _, _ in earlier.texts}
+    [f] = constants_changed(*named(create_order(9, "capture")), earlier.texts)
+    assert (f["kind"], f["severity"], f["left"]) == ("value_changed", "warning", None)
+    assert f["right"] == end("request", "/intent") and f["right_value"] == "capture"
+    assert f["message"] == (
+        "/intent: every call of an earlier release sent one and the same value, no argument "
+        'explains it; this call sends "capture"'
+    )
+    assert constants_changed(*named(create_order(9)), earlier.texts) == []
+
+
+def test_a_constant_holding_the_value_of_an_argument_of_the_call_is_left_alone():
+    evidence, presence = counted_with_texts([create_order(i) for i in range(MIN_EARLIER_CALLS)])
+    earlier = earlier_fields(presence, RELEASES, evidence)
+    arguments, request = named(create_order(9, "AUTHORIZE"))
+    arguments["/intent"] = "AUTHORIZE"
+    assert constants_changed(arguments, request, earlier.texts) == []
+
+
+def test_a_field_counted_in_fewer_calls_than_held_it_has_no_one_text():
+    evidence, presence = counted_with_texts([create_order(i) for i in range(MIN_EARLIER_CALLS)])
+    # a store that counted the field's calls before it counted its texts
+    presence[("request", "/intent")]["calls"] += 3
+    presence[("calls", "")]["calls"] += 3
+    assert constant_texts(presence, learnt_constants(presence, evidence, 1)) == ()
+
+
+def test_a_url_path_segment_named_by_its_index_is_no_list_item():
+    segment = ({"id": 1}, {"path:": {"0": "v2", "1": "orders"}})
+    evidence, presence = counted_with_texts([segment] * MIN_EARLIER_CALLS)
+    constants = dict(learnt_constants(presence, evidence, MIN_EARLIER_CALLS))
+    assert {"path:/0", "path:/1"} <= constants.keys()

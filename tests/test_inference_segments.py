@@ -73,8 +73,14 @@ def test_a_segment_every_call_sent_alike_is_learnt_constant_and_pairs_by_elimina
     load(store, [e for n in range(12) for e in events(n, filters(rng), address())])
     constants = constant_segments(store.path_counts(TOOL))
     # the version and the account the layer is configured with; the account is still paired
-    # with its argument by value, only being the last text of a kind says nothing
-    assert constants == {"path:/0": text_number("2010-04-01"), "path:/2": text_number(ACCOUNT)}
+    # with its argument by value, only being the last text of a kind says nothing; the word
+    # segments (no argument's) are counted too
+    assert constants == {
+        "path:/0": text_number("2010-04-01"),
+        "path:/1": text_number("Accounts"),
+        "path:/2": text_number(ACCOUNT),
+        "path:/3": text_number("Messages.json"),
+    }
     later = [(n, filters(rng)) for n in range(12, 18)]
     load(store, [e for n, arguments in later for e in events(n, arguments, address())])
     for n, arguments in later:
@@ -91,7 +97,7 @@ def test_a_segment_that_varies_is_never_constant_whatever_the_order_of_its_calls
         presence: dict = {}
         for text in texts:
             found = segment_texts({"path:/1": text, "query:/a": "x"}, False)
-            assert list(found) == [("request", "path:/1")]
+            assert set(found) == {("request", "path:/1"), ("request", "query:/a")}
             mine = presence.setdefault(("request", "path:/1"), {"calls": 0})
             mine["calls"] += 1
             for name, n in found[("request", "path:/1")].items():
@@ -115,3 +121,41 @@ def test_a_filter_paired_with_the_constant_before_it_was_learnt_never_travelled(
     findings = store.get_trace(f"{13:032x}")["calls"][0]["findings"]
     # the layer never sent it: no "every call of an earlier release that held it sent it"
     assert loud(findings) == [], findings
+
+
+def signed(n: int, arguments: dict, url: str, headers: dict) -> list[dict]:
+    """A call's events with its request's headers."""
+    found = events(n, arguments, url)
+    found[1]["http"]["headers"] = headers
+    return found
+
+
+AUTH = {"Authorization": "Basic [REDACTED]", "Accept": "application/json"}
+
+
+def test_a_word_segment_every_earlier_call_sent_alike_sent_otherwise_is_loud(store):
+    rng = random.Random(11)
+    load(store, [e for n in range(12) for e in signed(n, filters(rng), address(), AUTH)])
+    load(store, signed(12, filters(rng), address(), AUTH))
+    assert loud(store.get_trace(f"{13:032x}")["calls"][0]["findings"]) == []
+    # the layer now asks for another resource: `Messages.json` written `Messages`
+    wrong = address().removesuffix(".json")
+    load(store, signed(13, filters(rng), wrong, AUTH))
+    findings = store.get_trace(f"{14:032x}")["calls"][0]["findings"]
+    assert ("value_changed", None, "path:/3") in loud(findings), findings
+    [found] = [f for f in findings if (f["right"] or {}).get("path") == "path:/3"]
+    assert found["message"].endswith('this call sends "Messages"')
+
+
+def test_a_secret_header_every_earlier_call_sent_is_compared_by_its_presence_alone(store):
+    rng = random.Random(12)
+    load(store, [e for n in range(12) for e in signed(n, filters(rng), address(), AUTH)])
+    # another secret each call: only its presence is counted, never its text
+    other = {**AUTH, "Authorization": "Basic [REDACTED] 2"}
+    load(store, signed(12, filters(rng), address(), other))
+    assert loud(store.get_trace(f"{13:032x}")["calls"][0]["findings"]) == []
+    load(store, signed(13, filters(rng), address(), {"Accept": "application/json"}))
+    findings = store.get_trace(f"{14:032x}")["calls"][0]["findings"]
+    assert ("dropped", "header:/authorization", None) in loud(findings), findings
+    counts = store.path_counts(TOOL)[("request", "header:/authorization")]
+    assert "text sum" not in counts

@@ -40,7 +40,16 @@ from .schemas.validation import is_valid, metaschema_problems, validate
 from .snapshots.documents import json_error, status_code
 from .values import learnt
 from .values.classify import classify
-from .values.json_values import canonical, is_number, norm_key, norm_text, same, show, type_name
+from .values.json_values import (
+    REDACTED,
+    canonical,
+    is_number,
+    norm_key,
+    norm_text,
+    same,
+    show,
+    type_name,
+)
 from .values.names import (
     ERROR_FIELD_NAMES,
     ERROR_TEXT_NAMES,
@@ -60,6 +69,7 @@ from .wire.locations import (
     request_document,
     resolve_request,
     split_request_path,
+    unread_parts,
 )
 from .wire.parameters import parameters, path_variables, template_of
 from .wire.request import segments, url_path
@@ -107,6 +117,7 @@ __all__ = [
     "error_text_name",
     "canonical",
     "classify",
+    "REDACTED",
     "is_number",
     "meaning",
     "mentions",
@@ -128,6 +139,7 @@ __all__ = [
     "parameters",
     "path_variables",
     "request_document",
+    "unread_parts",
     "resolve_request",
     "split_request_path",
     "segments",

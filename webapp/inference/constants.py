@@ -10,9 +10,10 @@ dropped it. A field sent only when an argument is given is in every earlier call
 of them gave it: when an argument paired with it is missing from the call, its absence is no news.
 """
 
-from ..analysis import end, finding
+from ..analysis import end, finding, show
 from .epochs import established
 from .leaves import in_a_list
+from .segments import one_text, text_number
 
 # the side and path of the count of calls whose request was counted (epochs.presence_of)
 CALLS = ("calls", "")
@@ -36,13 +37,53 @@ def learnt_constants(presence: dict, evidence: dict | None, least: int) -> tuple
     # a field held by more calls than were counted was counted before calls were: no verdict
     if max(sent.values(), default=0) > calls:
         return ()
-    # items come and go by index: a list's item leaves are never always there
-    always = {path for path, n in sent.items() if n == calls and not in_a_list(path)}
+    # items come and go by index: a list's item leaves are never always there (a URL path's
+    # segment named by its index is no item)
+    always = {
+        path for path, n in sent.items() if n == calls and (_segment(path) or not in_a_list(path))
+    }
     paired: dict = {}
     for a, r in evidence or {}:
         if r in always:
             paired.setdefault(r, set()).add(a)
     return tuple(sorted((r, frozenset(paired.get(r, ()))) for r in always))
+
+
+def constant_texts(presence: dict, constants) -> tuple:
+    """Return (request path, text number, arguments) of each constant sent alike.
+
+    Each of `constants` (`learnt_constants`) whose every earlier call sent one and the same text
+    (segments.py counts them)."""
+    out = []
+    for path, sources in constants:
+        number = one_text(established(presence.get(("request", path)) or {}))
+        if number is not None:
+            out.append((path, number, sources))
+    return tuple(out)
+
+
+def constants_changed(arguments: dict, request: dict, texts) -> list[dict]:
+    """Warn of each constant a call's request sends another text in.
+
+    `texts` is `constant_texts`. A field paired with an argument this call holds, or holding one
+    of its arguments' values, travels with the argument: left alone."""
+    given = {text_number(value) for value in arguments.values()} - {None}
+    out = []
+    for path, number, sources in texts:
+        value = request.get(path)
+        sent = text_number(value) if value is not None else None
+        if sent is None or sent == number or sent in given:
+            continue
+        if any(_given(a, arguments) for a in sources):
+            continue
+        text = (
+            f"{path}: every call of an earlier release sent one and the same value, no argument "
+            f"explains it; this call sends {show(value)}"
+        )
+        out.append(
+            finding("value_changed", "warning", None, end("request", path), None, value, text)
+        )
+    return out
 
 
 def constants_gone(arguments: dict, request: dict, constants, carried) -> list[dict]:
@@ -63,6 +104,11 @@ def constants_gone(arguments: dict, request: dict, constants, carried) -> list[d
         text += f"; this call sends {fresh[0]} instead" if len(fresh) == 1 else "; this call none"
         out.append(finding("dropped", "warning", end("request", path), None, None, None, text))
     return out
+
+
+def _segment(path: str) -> bool:
+    """Tell a URL path segment named by its index (`path:/3`)."""
+    return path.startswith("path:/") and path.count("/") == 1
 
 
 def _given(argument: str, arguments: dict) -> bool:

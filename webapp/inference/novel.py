@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from ..analysis import end, finding, show
 from ..common.pointers import child, parent
-from .constants import learnt_constants
+from .constants import constant_texts, learnt_constants
 from .consumed import constant_calls
 from .epochs import BOTH, established, several
 from .error_fields import Envelope, envelopes
@@ -57,6 +57,9 @@ class Earlier:
     lists: tuple = ()
     # the request paths earlier calls sent as objects only: leaves under them, none at them
     objects: frozenset = frozenset()
+    # (request path, its text's number, arguments paired with it) of each constant every earlier
+    # call sent alike (webapp/inference/constants.py)
+    texts: tuple = ()
 
 
 def earlier_fields(
@@ -81,6 +84,7 @@ def earlier_fields(
     # paired only with a field that held one value whatever the argument: never sent there
     # (consumed.py), so it never travelled
     constant = {a for (a, _), c in (evidence or {}).items() if constant_calls(established(c))}
+    constants = learnt_constants(presence, evidence, MIN_EARLIER_CALLS)
     return Earlier(
         frozenset(p for side, p in held if side == "request"),
         frozenset(p for side, p in held if side == "arguments"),
@@ -95,10 +99,11 @@ def earlier_fields(
         ),
         envelopes(presence, established, service),
         learnt_places(evidence, presence, releases) if evidence else (),
-        learnt_constants(presence, evidence, MIN_EARLIER_CALLS),
+        constants,
         learnt_item_keys(presence),
         learnt_lists(presence, MIN_EARLIER_CALLS),
         _objects(presence),
+        constant_texts(presence, constants),
     )
 
 

@@ -12,12 +12,17 @@ counts are the same whatever the order, batches and learners. The texts were all
 calls x sum of squares = sum squared.
 """
 
-from ..analysis import learnt
+from ..analysis import REDACTED, learnt
 from .epochs import tagged
+from .leaves import in_a_list
 
 # the calls that sent a segment before its one text makes it a constant
 MIN_CALLS = 5
 SUM, SQUARES = "text sum", "text squares"
+# calls whose text was counted: a field counted in fewer calls than held it has no one text
+TEXT_CALLS = "text calls"
+# fields outside the URL path a call counts the texts of (a big body's thousands are not)
+MAX_TEXTS = 64
 _SEGMENT = "path:/"
 # hex digits of a digest read as a text's number
 _DIGITS = 5
@@ -30,16 +35,33 @@ def text_number(value) -> int | None:
 
 
 def segment_texts(request: dict, newest: bool) -> dict:
-    """Return the counts of the texts a call's URL path segments hold.
+    """Return the counts of the texts a call's request fields hold.
 
-    `{("request", "path:/0"): {"text sum": n, "text squares": n * n}}`; `request` holds the
-    call's external request leaves."""
-    out = {}
+    `{("request", "path:/0"): {"text sum": n, "text squares": n * n, "text calls": 1}}`;
+    `request` holds the call's external request leaves (its URL's word segments among them,
+    `unread_parts`). Every URL path segment, then the other fields outside lists, MAX_TEXTS of
+    them (a constant's value compared: constants.py); never a redacted secret."""
+    out, others = {}, 0
     for path, value in request.items():
-        number = text_number(value) if path.startswith(_SEGMENT) else None
+        segment = path.startswith(_SEGMENT)
+        if not segment and (others >= MAX_TEXTS or in_a_list(path) or value == REDACTED):
+            continue
+        number = text_number(value)
         if number is not None:
-            out[("request", path)] = tagged({SUM: number, SQUARES: number * number}, newest)
+            others += not segment
+            counts = {SUM: number, SQUARES: number * number, TEXT_CALLS: 1}
+            out[("request", path)] = tagged(counts, newest)
     return out
+
+
+def one_text(counts: dict) -> int | None:
+    """Return the number of the one text every counted call held, else None.
+
+    `counts` are established ones; every call that held the field counted its text."""
+    calls, total = counts.get("calls", 0), counts.get(SUM)
+    if not calls or total is None or counts.get(TEXT_CALLS, calls) != calls:
+        return None
+    return total // calls if calls * counts.get(SQUARES, 0) == total * total else None
 
 
 def constant_segments(presence: dict) -> dict:

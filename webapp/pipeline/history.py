@@ -4,7 +4,7 @@ Applied to the call's analysis."""
 
 from ..analysis import external, request_document, sort_findings, template_of, worst
 from ..inference import leaves
-from ..inference.constants import constants_gone
+from ..inference.constants import constants_changed, constants_gone
 from ..inference.error_fields import SIDE as ERROR_SIDE
 from ..inference.error_fields import lost_fields
 from ..inference.evidence import merge
@@ -20,7 +20,7 @@ from ..inference.places import (
 from ..inference.way_back import judge_way_back, way_back_tables
 from ..store.inference_state import MAX_PATHS_PER_TOOL
 from .contracts import ToolReads
-from .mappings import external_leaves, request_leaves
+from .mappings import external_leaves, request_leaves, wire_leaves
 
 # the other tools of a service whose error answers a tool's are judged by
 MAX_SERVICE_TOOLS = 50
@@ -80,6 +80,7 @@ def judged_by_history(analysis: dict, call: dict, history: tuple) -> dict:
     before = len(findings)
     raised += _sent_elsewhere(findings, call, newest, earlier, template)
     raised += _constants_lost(findings, call, newest, earlier, template)
+    raised += _constants_changed(findings, call, newest, earlier, template)
     raised += _items_renamed(findings, call, newest, earlier, template)
     raised += _objects_as_values(findings, call, newest, earlier, template)
     added = len(findings) - before
@@ -149,12 +150,32 @@ def _constants_lost(findings: list, call: dict, newest, earlier, template) -> li
         return []
     arguments = leaves(snaps["arguments"]["payload"])
     found = constants_gone(
-        arguments, request_leaves(snaps, template), earlier.constants, earlier.request
+        arguments, wire_leaves(snaps, template), earlier.constants, earlier.request
     )
+    return _untold(findings, found, "left")
+
+
+def _constants_changed(findings: list, call: dict, newest, earlier, template) -> list[dict]:
+    """Add a warning for each earlier constant a newest call sends another value in.
+
+    A request field every earlier call sent alike (a URL's word segment, an enum the layer
+    writes), no argument explains (webapp/inference/constants.py); not one a finding names."""
+    snaps = call["snapshots"]
+    if not earlier or not earlier.texts or not newest or release_of(call) != newest:
+        return []
+    if not snaps.get("arguments") or not snaps.get("request"):
+        return []
+    arguments = leaves(snaps["arguments"]["payload"])
+    found = constants_changed(arguments, wire_leaves(snaps, template), earlier.texts)
+    return _untold(findings, found, "right")
+
+
+def _untold(findings: list, found: list[dict], side: str) -> list[dict]:
+    """Add the found findings whose place no warning or error names yet; return them."""
     told = {
         e["path"] for f in findings if f["severity"] != "info" for e in (f["left"], f["right"]) if e
     }
-    found = [f for f in found if f["left"]["path"] not in told]
+    found = [f for f in found if f[side]["path"] not in told]
     findings.extend(found)
     return found
 

@@ -10,7 +10,7 @@ their order and the workers that learnt them.
 from typing import NamedTuple
 from urllib.parse import urlsplit
 
-from ..analysis import external, template_of
+from ..analysis import external, template_of, unread_parts
 from ..common.jsontext import paused_collector
 from ..inference import leaves, observe
 from ..inference.epochs import established, folded, presence_of, release_state
@@ -230,10 +230,13 @@ def _counted(state: _State, calls: dict, read: tuple) -> tuple:
                 listed = item_leaves(snaps["arguments"]["payload"])
                 sent = set(external_leaves(dict.fromkeys(item_leaves(document))))
                 several = in_several_items(payload)
+                # the URL's word segments and the secret headers: no argument's, compared by
+                # history alone
+                unread = unread_parts(snaps.get("request"), document)
                 paths[key].update(
                     presence_of(
                         [*arguments, *listed],
-                        [*request, *sent],
+                        [*request, *sent, *unread],
                         newest,
                         dropped.get(key, ()),
                         several,
@@ -242,8 +245,8 @@ def _counted(state: _State, calls: dict, read: tuple) -> tuple:
                 )
                 # how many of each list's items held each of their leaves (item_keys.py)
                 merge(paths[key], item_counts(document, newest, sent, external))
-                # the text each URL path segment held (segments.py)
-                merge(paths[key], segment_texts(request, newest))
+                # the text each URL path segment and field held (segments.py)
+                merge(paths[key], segment_texts({**request, **unread}, newest))
             host = _host(snaps["request"])
             if host:
                 # the service its requests go to (webapp/pipeline/history.py pools its errors)

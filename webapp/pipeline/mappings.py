@@ -5,7 +5,7 @@ Declared pairs live in the contract's `mapping`; inferred ones are learnt from t
 `"inferred": true`, never written into the stored contract.
 """
 
-from ..analysis import external, is_located_path, request_document
+from ..analysis import external, is_located_path, request_document, unread_parts
 from ..common.pointers import is_pointer
 from ..contracts import ContractError, validated_contract
 from ..inference import infer, leaves
@@ -21,6 +21,18 @@ def request_leaves(snaps: dict, template=None) -> dict:
     Body pointers, and `query:/page_size`-like names for what travels in the URL, the headers or a
     form body."""
     return external_leaves(leaves(request_document(snaps, template), wrapped=True))
+
+
+def wire_leaves(snaps: dict, template=None) -> dict:
+    """Return request_leaves and what the reading leaves out.
+
+    The URL's word segments, the secret headers' presence (`unread_parts`): what a tool's history
+    compares beside the fields."""
+    document = request_document(snaps, template)
+    return {
+        **external_leaves(leaves(document)),
+        **unread_parts(snaps.get("request"), document),
+    }
 
 
 def read_request(snaps: dict, template, read: tuple | None):

@@ -9,10 +9,11 @@ segment's index without one: `path:/2`), `query:/page_size`, `header:/idempotenc
 the body's object with one reserved key per location (`"query:"`), so the pairing walks it as any
 other; `external` and `internal` turn its pointers into the names above and back."""
 
-from ...common.pointers import MISSING, is_pointer, last, resolve
+from ...common.pointers import MISSING, child, is_pointer, last, resolve
 from ...redaction.rules import secret_name
-from ..values.json_values import is_redacted
+from ..values.json_values import REDACTED, is_redacted
 from .request import (
+    SECRET_HEADER,
     content_type,
     is_form,
     match_template,
@@ -203,6 +204,29 @@ def quiet_roots(request: Request) -> tuple:
 
     A field no argument explains under them is the client's, not added."""
     return QUIET_ROOTS + (("/path:",) if request.untemplated else ())
+
+
+def unread_parts(snapshot: dict | None, document) -> dict:
+    """Return what a request's reading leaves out, named as findings name fields.
+
+    The URL path's word segments by index (`path:/3`: `Messages.json`), where the path is read by
+    index, and each secret header's presence (`header:/authorization`, its value the redaction
+    marker). No argument travels there, so the pairing never reads them; a tool's history compares
+    them (a segment every earlier call sent alike now another, a secret header every earlier call
+    sent now gone)."""
+    http = (snapshot or {}).get("http") or {}
+    url = http.get("url") if isinstance(http.get("url"), str) else None
+    read = document.get("path:") if isinstance(document, dict) else None
+    out = {}
+    if url and all(key.isdigit() for key in read or ()):
+        for index, segment in enumerate(segments(url_path(url))):
+            if str(index) not in (read or ()):
+                out[external(child("/path:", str(index)))] = segment
+    headers = http.get("headers") if isinstance(http.get("headers"), dict) else {}
+    for name in headers:
+        if isinstance(name, str) and SECRET_HEADER.search(name):
+            out[external(child("/header:", name.lower()))] = REDACTED
+    return out
 
 
 def _texts(arguments) -> set[str]:

@@ -42,9 +42,7 @@ _HEADER_ID = re.compile(r"^x-[a-z0-9-]*-(id|key)$")
 # the API version a layer pins (`Square-Version`, `Notion-Version`, `X-GitHub-Api-Version`): a
 # constant its history can miss when a release drops it
 _HEADER_VERSION = re.compile(r"^[a-z0-9-]*version$")
-_SECRET_HEADER = re.compile(
-    r"(auth|token|secret|api-?key|cookie|signature|password)", re.IGNORECASE
-)
+SECRET_HEADER = re.compile(r"(auth|token|secret|api-?key|cookie|signature|password)", re.IGNORECASE)
 
 
 def read_params(text: str, repeats: list | None = None) -> dict:
@@ -233,7 +231,7 @@ def read_headers(headers) -> dict:
         low = str(name).lower()
         if (
             (low in HEADERS or _HEADER_ID.match(low) or _HEADER_VERSION.match(low))
-            and not _SECRET_HEADER.search(low)
+            and not SECRET_HEADER.search(low)
             and isinstance(value, str)
         ):
             out[low] = value
