@@ -238,6 +238,11 @@ def _wait_for_the_analyser(client, log, timeout: float = 1800) -> None:
 # --- the report -----------------------------------------------------------------------------------
 
 
+def by_count(counter) -> list:
+    """A Counter's items, most first, ties by key: the same text whatever the hash order."""
+    return sorted(counter.items(), key=lambda item: (-item[1], item[0]))
+
+
 def _ratio(n: int, d: int) -> str:
     return f"{n} of {d} ({n / d:.1%})" if d else "-"
 
@@ -261,10 +266,10 @@ def report(title: str, figures: dict, single: bool, top: int = 12) -> str:
         "  per bug kind: "
         + ", ".join(f"{k} {v[1]}/{v[0]}" for k, v in sorted(figures["bug_kinds"].items())),
         "  noisy correct calls per finding kind: "
-        + ", ".join(f"{k} {v}" for k, v in figures["noise_kinds"].most_common()),
+        + ", ".join(f"{k} {v}" for k, v in by_count(figures["noise_kinds"])),
         "  noisiest findings (calls, tool, kind, where):",
     ]
-    for (tool, kind, where), count in figures["noise"].most_common(top):
+    for (tool, kind, where), count in by_count(figures["noise"])[:top]:
         lines.append(f"    {count:4d}  {tool}  {kind}  {where}")
     return "\n".join(lines)
 
