@@ -239,7 +239,7 @@ def _wait_for_the_analyser(client, log, timeout: float = 1800) -> None:
 
 
 def by_count(counter) -> list:
-    """A Counter's items, most first, ties by key: the same text whatever the hash order."""
+    """A Counter's items, most first, ties by key: one text whatever the hash order."""
     return sorted(counter.items(), key=lambda item: (-item[1], item[0]))
 
 

@@ -1,8 +1,8 @@
 """A URL path segment every call sent alike is the layer's constant.
 
 Twilio's `ListMessage` as its OpenAPI MCP server sends it: the API version `2010-04-01` in the path,
-no query at all (every filter consumed). One call pairs the filter left over with the version by
-elimination; the tool's history shows the segment never varies, and then it pairs with nothing."""
+no query at all (every filter consumed). One call does not pair a filter that reads as no day with
+the dated version; the tool's history shows the segment never varies, and then it pairs with nothing."""
 
 import random
 
@@ -55,15 +55,28 @@ def load(store, batch) -> None:
     pipeline.catch_up(store)
 
 
-def test_a_filter_left_over_pairs_with_the_api_version_in_one_call_alone():
-    found = analyze_call(
-        {
-            "arguments": {"payload": {"AccountSid": ACCOUNT, "To": "+14155550117"}},
-            "request": {"payload": None, "http": {"method": "GET", "url": address()}},
-        },
-        None,
-    )
-    assert ("value_changed", "/To", "path:/0") in loud(found["findings"])
+def alone(arguments: dict, url: str = address()) -> dict:
+    request = {"payload": None, "http": {"method": "GET", "url": url}}
+    return analyze_call({"arguments": {"payload": arguments}, "request": request}, None)
+
+
+def test_a_filter_left_over_beside_the_api_version_is_no_change_of_it_in_one_call_alone():
+    # a phone number reads as no date, a moment is not a day: neither is the version changed;
+    # one call cannot tell the filter consumed from dropped, so it is info
+    for name, value in (("To", "+14155550117"), ("DateSent>", "2026-11-09T00:00:00Z")):
+        found = alone({"AccountSid": ACCOUNT, name: value})
+        assert loud(found["findings"]) == [], found["findings"]
+        [dropped] = [f for f in found["findings"] if f["kind"] == "dropped"]
+        assert (dropped["severity"], dropped["left"]["path"]) == ("info", f"/{name}")
+
+
+def test_a_day_left_over_beside_a_day_in_the_path_still_pairs_as_changed():
+    found = alone({"day": "2026-11-10"}, "https://api.example.com/reports/2026-11-09/summary")
+    assert ("value_changed", "/day", "path:/1") in loud(found["findings"]), found["findings"]
+    # the same day written otherwise still pairs with it, as a format changed
+    same = alone({"day": "2026-11-09T00:00:00Z"}, "https://api.example.com/reports/2026-11-09/x")
+    kinds = {f["kind"] for f in same["findings"] if (f["left"] or {}).get("path") == "/day"}
+    assert kinds == {"format_changed"}, same["findings"]
 
 
 def test_a_segment_every_call_sent_alike_is_learnt_constant_and_pairs_by_elimination_no_more(

@@ -4,9 +4,10 @@ Scored by value, name and place."""
 
 import bisect
 
-from ..values.classify import classify
+from ..values.classify import change_kind, classify
 from ..values.json_values import REDACTED, canonical, is_empty, is_number, type_name
 from ..values.names import meaning, mentions, name_score
+from ..values.readings import read_dates
 from ..wire.values import text_class, wire_same
 from .solve import solve
 
@@ -21,6 +22,8 @@ _TELLING = {"scaled", "type_changed", "format_changed", "enum_changed"}
 MIN_ID = 6
 # the words of the shortest sentence
 PROSE_WORDS = 3
+# where a URL's path segments lie among a request's fields
+PATH_ROOT = "/path:/"
 
 
 class Node:
@@ -261,9 +264,28 @@ def eliminate(lefts: list[Node], rights: list[Node], paired_texts=None) -> list[
             and len(others) == 1
             and _telling(group[0], others[0])
             and not _composed_and_id(group[0], others[0], paired_texts)
+            and not dated_segment(group[0], others[0])
         ):
             pairs.append((group[0], others[0]))
     return pairs
+
+
+def dated_segment(left: Node, right: Node) -> bool:
+    """Tell a URL path segment reading as a date left beside a text not read alike.
+
+    A date in a URL's path is the API's version (`2010-04-01`), which the layer writes: an
+    argument that reads as no date (a phone number the layer consumed), or as a moment beside a
+    day (a `sent after` filter), is not it changed. A date of its shape, or the same day written
+    otherwise, still pairs with it."""
+    text, value = right.value, left.value
+    if not (right.path.startswith(PATH_ROOT) and isinstance(text, str)):
+        return False
+    shapes = {timed for _, timed in read_dates(text)}
+    if not shapes:
+        return False
+    if isinstance(value, str) and shapes & {timed for _, timed in read_dates(value)}:
+        return False
+    return change_kind(value, text) != "format_changed"
 
 
 def _composed_and_id(left: Node, right: Node, paired_texts) -> bool:
