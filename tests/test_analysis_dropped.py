@@ -189,3 +189,93 @@ def test_a_selector_pairs_with_nothing_even_beside_a_lone_request_field_it_could
     )
     assert [f for f in result["findings"] if f["severity"] != "info"] == []
     assert "picks the route (POST)" in dropped(result, "/method")["message"]
+
+
+ORDER = {
+    "type": "object",
+    "properties": {
+        "lines": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "label": {"type": "string"},
+                    "count": {"type": "integer"},
+                    "price": {"type": "number"},
+                    "total": {"type": "number"},
+                },
+                "required": ["label", "price", "total"],
+            },
+        }
+    },
+}
+ORDERS_URL = "https://api.example.com/v1/orders"
+
+
+def order(line: dict, sent: dict):
+    arguments = {"lines": [{"label": "Mug", **line}]}
+    body = {"items": [{"title": "Mug", **sent}]}
+    return call(arguments, ORDERS_URL, body, "POST", {"arguments_schema": ORDER})
+
+
+def told(result, path) -> list[dict]:
+    """The findings of an argument dropped at a path, one per distinct severity and message."""
+    found = [f for f in result["findings"] if f["kind"] == "dropped" and f["left"]["path"] == path]
+    return list({(f["severity"], f["message"]): f for f in found}.values())
+
+
+def test_a_required_argument_whose_equal_travels_in_its_place_is_info_saying_what_settles_it():
+    # a price and a total of one item are equal: the request holds the value once
+    result = order({"price": 12.5, "total": 12.5}, {"amount": "12.5"})
+    [lost] = told(result, "/lines/0/total")
+    assert lost["severity"] == "info", result["findings"]
+    assert "its value travels as lines/0/price" in lost["message"]
+    assert "one call cannot tell it dropped from sent in another's place" in lost["message"]
+    assert "earlier calls, would settle it" in lost["message"]
+
+
+def test_a_required_total_of_two_siblings_that_travel_is_info_naming_them():
+    result = order({"count": 3, "price": 25, "total": 75}, {"amount": "25", "quantity": 3})
+    [found] = told(result, "/lines/0/total")
+    assert found["severity"] == "info", result["findings"]
+    assert "lines/0/count × lines/0/price, which travel" in found["message"], found["message"]
+
+
+def test_a_required_text_equal_to_one_that_travels_is_still_an_error():
+    # an owner and a repository called alike are two names, each with its place
+    schema = {"type": "object", "required": ["owner", "repo"]}
+    arguments = {"owner": "kubernetes", "repo": "kubernetes"}
+    url = "https://api.github.com/repos/kubernetes/kubernetes-legacy/issues"
+    result = call(arguments, url, contract={"arguments_schema": schema})
+    [found] = told(result, "/repo")
+    assert found["severity"] == "error", result["findings"]
+
+
+@pytest.mark.parametrize("mapped", ["/lines/0/total", "/lines/*/total"])
+def test_a_required_argument_its_contract_or_history_sends_somewhere_stays_an_error(mapped):
+    # the tool's earlier calls settle what one call cannot: the total always travelled
+    contract = {
+        "arguments_schema": ORDER,
+        "mapping": [{"arguments": mapped, "request": "/items/*/total", "inferred": True}],
+    }
+    arguments = {"lines": [{"label": "Mug", "price": 12.5, "total": 12.5}]}
+    body = {"items": [{"title": "Mug", "amount": "12.5"}]}
+    result = call(arguments, ORDERS_URL, body, "POST", contract)
+    [found] = told(result, "/lines/0/total")
+    assert found["severity"] == "error", result["findings"]
+
+
+@pytest.mark.parametrize(
+    "line, sent",
+    [
+        # a total no sibling makes, no request field holds
+        ({"count": 3, "price": 25, "total": 80}, {"amount": "25", "quantity": 3}),
+        # a value of 1 is too common to stand for a field
+        ({"price": 1, "total": 1}, {"amount": 1}),
+    ],
+)
+def test_a_required_argument_nothing_else_in_the_call_explains_is_still_an_error(line, sent):
+    result = order(line, sent)
+    [found] = told(result, "/lines/0/total")
+    assert found["severity"] == "error", result["findings"]
+    assert found["message"].endswith("(required by the arguments schema)")

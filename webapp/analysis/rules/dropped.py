@@ -19,19 +19,22 @@ A required argument that picks the route is no field of the request either: an o
 
 from dataclasses import dataclass, field
 from functools import cached_property
+from itertools import combinations
 from typing import Any
 
-from ...common.pointers import last
+from ...common.pointers import child, last, parent, resolve
 from ..findings.kinds import end, finding
 from ..schemas.declared import field_schemas, requires
 from ..values.json_values import (
     is_container,
     is_empty,
+    is_number,
     is_redacted,
     norm_key,
     show,
     type_name,
 )
+from ..values.readings import read_number
 from ..wire.locations import external, in_text, secret_place
 from ..wire.parameters import parameters, template_of
 from ..wire.request import template_variables
@@ -41,6 +44,14 @@ SETTLES = (
     "one call cannot tell an argument the layer consumes from a dropped one: a mapping or "
     "`consumed` in the contract, or the tool's earlier calls, would settle it"
 )
+SETTLES_REQUIRED = (
+    "one call cannot tell it dropped from sent in another's place or computed again: "
+    "a mapping in the contract, or the tool's earlier calls, would settle it"
+)
+# the least size of a number told by its value (not 0 or 1)
+_MIN_NUMBER = 1
+# how near a product or sum of two numbers lies to a number computed from them
+_NEAR = 1e-9
 # Operations a selector names, by the HTTP methods that carry them out.
 _VERBS = {
     "POST": ("create", "add", "new", "insert", "post", "submit", "send", "start", "run", "open"),
@@ -70,6 +81,44 @@ class Seen:
     body: Any
     # the call's contract: what it says of where arguments go is read once, not per argument
     contract: dict = field(default_factory=dict)
+    # the arguments, and the paths of those the request holds
+    arguments: Any = None
+    travelled: frozenset = frozenset()
+
+    @cached_property
+    def added_values(self) -> dict:
+        """Return {a scalar's key: the first added field holding it}.
+
+        Texts read as numbers."""
+        out: dict = {}
+        budget = [_MAX_NODES]
+        for top, whole in self.added:
+            for path, sent in _scalars(top, whole, budget):
+                number = read_number(sent) if isinstance(sent, str) else None
+                key = _scalar_key(sent if number is None else number)
+                if key is not None and not secret_place(path, sent):
+                    out.setdefault(key, path)
+        return out
+
+    @cached_property
+    def argument_counts(self) -> dict:
+        """Return {a scalar's key: how many arguments hold it}."""
+        out: dict = {}
+        for _, value in _scalars("", self.arguments, [_MAX_NODES]):
+            key = _scalar_key(value)
+            if key is not None:
+                out[key] = out.get(key, 0) + 1
+        return out
+
+    @cached_property
+    def travelled_values(self) -> dict:
+        """Return {a scalar's key: the first argument of it the request holds}."""
+        out: dict = {}
+        for path in sorted(self.travelled):
+            key = _scalar_key(resolve(self.arguments, path, None))
+            if key is not None:
+                out.setdefault(key, path)
+        return out
 
     @cached_property
     def mapped(self) -> dict[str, str]:
@@ -130,7 +179,11 @@ def absent_argument(path: str, value, contract: dict, seen: Seen) -> dict:
         text = f"{_name(path)} {show(value)} picks the route ({route}): consumed by the layer"
         return finding("dropped", "info", end("arguments", path), None, value, None, text)
     if requires(schema, path):
-        severity, why = "error", " (required by the arguments schema)"
+        # what the contract or the tool's history says travels is settled: an error still
+        settled = said_to_travel(path, seen) or _every_item(path) in seen.mapped
+        told = None if settled else _told_apart(path, value, seen)
+        why = f" (required by the arguments schema; {told}: {SETTLES_REQUIRED})" if told else ""
+        severity, why = ("info", why) if told else ("error", " (required by the arguments schema)")
     elif is_empty(value):
         severity, why = "info", " (empty value)"
     else:
@@ -145,6 +198,53 @@ def absent_argument(path: str, value, contract: dict, seen: Seen) -> dict:
         None,
         f"{_name(path)} dropped: not in the request{why}",
     )
+
+
+def _told_apart(path: str, value, seen: Seen) -> str | None:
+    """Say what else in one call explains a required argument the request lacks.
+
+    None when nothing does. Its number travels as another argument's (two equal fields, one
+    paired), or a field no argument explains holds it and another argument holds it too (the
+    pairing could not tell which it came from), or it is the product or sum of two sibling numbers
+    that travel (a line total of a price and a count)."""
+    key = _scalar_key(value)
+    if key is None:
+        return None
+    other = seen.travelled_values.get(key)
+    if other is not None and other != path:
+        return f"its value travels as {_name(other)}"
+    # two equal arguments beside one field of their value: which one it came from is a guess
+    held = seen.added_values.get(key)
+    if held is not None and seen.argument_counts.get(key, 0) > 1:
+        return f"{external(held)}, which no argument explains, holds its value and another's"
+    if not is_number(value):
+        return None
+    siblings = [
+        (p, v)
+        for p in seen.travelled
+        if parent(p) == parent(path) and is_number(v := resolve(seen.arguments, p, None))
+    ]
+    for (a, x), (b, y) in combinations(sorted(siblings), 2):
+        for made, sign in ((x * y, "×"), (x + y, "+")):
+            if abs(made - value) <= _NEAR * max(1.0, abs(value)):
+                return f"it is {_name(a)} {sign} {_name(b)}, which travel"
+    return None
+
+
+def _every_item(path: str) -> str:
+    """Return a path with each list index written `*`: a learnt item leaf's name."""
+    return "/".join("*" if token.isdigit() else token for token in path.split("/"))
+
+
+def _scalar_key(value):
+    """Return a number's key when it is telling enough to stand for its field, or None.
+
+    Above 1 in size. Two equal texts are two names (an owner and a repository called alike),
+    each with its place; two equal numbers are often one quantity said twice (a price and the
+    total of one bought)."""
+    if is_number(value) and abs(value) > _MIN_NUMBER:
+        return ("number", float(value))
+    return None
 
 
 def said_to_travel(path: str, seen: Seen) -> str | None:
@@ -207,6 +307,21 @@ def _first_in_body(value, seen: Seen) -> str | None:
         if type_name(read) == type_name(value) or (is_container(read) and is_container(value)):
             return path
     return seen.added[best][0] if best < len(seen.added) else None
+
+
+def _scalars(path: str, doc, budget: list, depth: int = 0):
+    """Yield (path, value) of the scalars a document holds, within a budget of nodes."""
+    budget[0] -= 1
+    if budget[0] < 0 or depth > 50:
+        return
+    if isinstance(doc, dict):
+        for key, value in doc.items():
+            yield from _scalars(child(path, key), value, budget, depth + 1)
+    elif isinstance(doc, list):
+        for index, value in enumerate(doc):
+            yield from _scalars(child(path, index), value, budget, depth + 1)
+    else:
+        yield path, doc
 
 
 def _leaves(doc, depth: int = 0) -> bool:

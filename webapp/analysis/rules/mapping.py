@@ -280,7 +280,8 @@ def mapping_findings(pairing: Pairing, contract, bad_request_paths: set) -> list
         for path, value in one_field_each(remaining(pairing.leftovers, 1))
         if not quiet_added(pairing, path, contract)
     ]
-    seen = Seen(pairing.http_method, added, pairing.http_body, contract)
+    travelled = frozenset(pairing.pairs)
+    seen = Seen(pairing.http_method, added, pairing.http_body, contract, pairing.left, travelled)
     for path, value in remaining(pairing.leftovers, 0):
         if consumed and (path in consumed or _starred(path) in consumed):
             out.append(_consumed(path, value, contract))
