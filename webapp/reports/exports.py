@@ -12,6 +12,7 @@ from urllib.parse import urlencode
 from ..common.stages import FIXTURES, RAW_TEXT, spelt
 from ..common.times import display
 from ..common.words import counted
+from ..inference.contract import CONSTANT_SEGMENTS
 from .anchors import finding_anchors
 from .text import SEVERITY_ORDER, end_text, validation_lines, visible
 
@@ -21,6 +22,8 @@ FIXTURE_FILES = FIXTURES
 RESULT_FILE = FIXTURES["result"]
 # the call's tool and HTTP status, read by `tracediff check DIR`
 CALL_FILE = "call.json"
+# a stored contract's keys that are the server's own, not a contract's fields
+NOT_CONTRACT_FIELDS = ("updated_at", "consumed_inferred", CONSTANT_SEGMENTS)
 
 
 def _value(value) -> str:
@@ -234,10 +237,8 @@ def fixtures_zip(call: dict, contract: dict | None) -> bytes:
         archive.writestr(CALL_FILE, json.dumps(call_info, indent=2, ensure_ascii=False) + "\n")
         if contract:
             # what was learnt stays in `consumed`; naming it apart is for the server's messages, no
-            # contract field
-            contract = {
-                k: v for k, v in contract.items() if k not in ("updated_at", "consumed_inferred")
-            }
+            # contract field; nor is the URL's constant segments' learnt text (a digest of history)
+            contract = {k: v for k, v in contract.items() if k not in NOT_CONTRACT_FIELDS}
             archive.writestr(
                 "contract.json", json.dumps(contract, indent=2, ensure_ascii=False) + "\n"
             )
