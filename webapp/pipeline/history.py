@@ -78,11 +78,15 @@ def judged_by_history(analysis: dict, call: dict, history: tuple) -> dict:
     raised += flag_new_fields(findings, release_of(call), newest, earlier, analysis.get("places"))
     lost = _errors_lost(findings, call, newest, earlier)
     before = len(findings)
-    raised += _sent_elsewhere(findings, call, newest, earlier, template)
-    raised += _constants_lost(findings, call, newest, earlier, template)
-    raised += _constants_changed(findings, call, newest, earlier, template)
-    raised += _items_renamed(findings, call, newest, earlier, template)
-    raised += _objects_as_values(findings, call, newest, earlier, template)
+    if earlier and _newest_with_request(call, newest):
+        for judge in (
+            _sent_elsewhere,
+            _constants_lost,
+            _constants_changed,
+            _items_renamed,
+            _objects_as_values,
+        ):
+            raised += judge(findings, call, earlier, template)
     added = len(findings) - before
     if not raised and not lost and not lowered:
         return analysis
@@ -119,15 +123,21 @@ def _errors_lost(findings: list[dict], call: dict, newest, earlier) -> list[dict
     return [f for f in found if f["right"]["path"] not in told]
 
 
-def _sent_elsewhere(findings: list, call: dict, newest, earlier, template) -> list[dict]:
+def _newest_with_request(call: dict, newest) -> bool:
+    """Say whether a call is of the newest release and has its arguments and request."""
+    snaps = call["snapshots"]
+    if not newest or release_of(call) != newest:
+        return False
+    return bool(snaps.get("arguments") and snaps.get("request"))
+
+
+def _sent_elsewhere(findings: list, call: dict, earlier, template) -> list[dict]:
     """Flag the arguments a newest-release call sends under a new key, or converted.
 
     A key no earlier call used, where every earlier call sent them to one other; or their place,
     where every earlier call sent them as they were (webapp/inference/places.py)."""
     snaps = call["snapshots"]
-    if not earlier or not earlier.places or not newest or release_of(call) != newest:
-        return []
-    if not snaps.get("arguments") or not snaps.get("request"):
+    if not earlier.places:
         return []
     arguments = leaves(snaps["arguments"]["payload"])
     request = request_leaves(snaps, template)
@@ -137,16 +147,14 @@ def _sent_elsewhere(findings: list, call: dict, newest, earlier, template) -> li
     return raised + (flag_converted(findings, converted) if converted else [])
 
 
-def _constants_lost(findings: list, call: dict, newest, earlier, template) -> list[dict]:
+def _constants_lost(findings: list, call: dict, earlier, template) -> list[dict]:
     """Add a warning for each earlier constant a newest call's request lacks.
 
     A request field every earlier call sent.
 
     One no argument explains (webapp/inference/constants.py); not one a finding already names."""
     snaps = call["snapshots"]
-    if not earlier or not earlier.constants or not newest or release_of(call) != newest:
-        return []
-    if not snaps.get("arguments") or not snaps.get("request"):
+    if not earlier.constants:
         return []
     arguments = leaves(snaps["arguments"]["payload"])
     found = constants_gone(
@@ -155,15 +163,13 @@ def _constants_lost(findings: list, call: dict, newest, earlier, template) -> li
     return _untold(findings, found, "left")
 
 
-def _constants_changed(findings: list, call: dict, newest, earlier, template) -> list[dict]:
+def _constants_changed(findings: list, call: dict, earlier, template) -> list[dict]:
     """Add a warning for each earlier constant a newest call sends another value in.
 
     A request field every earlier call sent alike (a URL's word segment, an enum the layer
     writes), no argument explains (webapp/inference/constants.py); not one a finding names."""
     snaps = call["snapshots"]
-    if not earlier or not earlier.texts or not newest or release_of(call) != newest:
-        return []
-    if not snaps.get("arguments") or not snaps.get("request"):
+    if not earlier.texts:
         return []
     arguments = leaves(snaps["arguments"]["payload"])
     found = constants_changed(arguments, wire_leaves(snaps, template), earlier.texts)
@@ -180,17 +186,13 @@ def _untold(findings: list, found: list[dict], side: str) -> list[dict]:
     return found
 
 
-def _items_renamed(findings: list, call: dict, newest, earlier, template) -> list[dict]:
+def _items_renamed(findings: list, call: dict, earlier, template) -> list[dict]:
     """Add a warning for each item key and list a newest call sends renamed.
 
     A key every earlier item of its list carried, a list every earlier call sent, left out for
     one no earlier call sent (webapp/inference/item_keys.py); not a place a finding names."""
     snaps = call["snapshots"]
-    if not earlier or not (earlier.item_keys or earlier.lists):
-        return []
-    if not newest or release_of(call) != newest:
-        return []
-    if not snaps.get("arguments") or not snaps.get("request"):
+    if not (earlier.item_keys or earlier.lists):
         return []
     document = request_document(snaps, template)
     payload = snaps["arguments"]["payload"]
@@ -205,31 +207,19 @@ def _items_renamed(findings: list, call: dict, newest, earlier, template) -> lis
             *map(external, item_leaves(document)),
         }
         found += lists_renamed(sent, earlier.lists, earlier.request)
-    told = {
-        e["path"] for f in findings if f["severity"] != "info" for e in (f["left"], f["right"]) if e
-    }
-    found = [f for f in found if f["left"]["path"] not in told]
-    findings.extend(found)
-    return found
+    return _untold(findings, found, "left")
 
 
-def _objects_as_values(findings: list, call: dict, newest, earlier, template) -> list[dict]:
+def _objects_as_values(findings: list, call: dict, earlier, template) -> list[dict]:
     """Add a warning per value a newest call sends where earlier calls sent an object.
 
     Not at a place a loud finding names already (webapp/inference/novel.py `became_values`)."""
     snaps = call["snapshots"]
-    if not earlier or not earlier.objects or not newest or release_of(call) != newest:
-        return []
-    if not snaps.get("arguments") or not snaps.get("request"):
+    if not earlier.objects:
         return []
     arguments = leaves(snaps["arguments"]["payload"])
     found = became_values(arguments, request_leaves(snaps, template), earlier)
-    told = {
-        e["path"] for f in findings if f["severity"] != "info" for e in (f["left"], f["right"]) if e
-    }
-    found = [f for f in found if f["right"]["path"] not in told]
-    findings.extend(found)
-    return found
+    return _untold(findings, found, "right")
 
 
 def release_of(call: dict) -> str | None:
