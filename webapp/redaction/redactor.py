@@ -413,3 +413,13 @@ def redactor_for(settings: dict) -> Redactor | None:
     from ..config import token_set
 
     return Redactor(token_set(settings["REDACT_KEYS"])) if settings["REDACT"] else None
+
+
+_BUILT_IN = Redactor()
+
+
+def secret_name(key: str, in_query: bool = False) -> bool:
+    """Tell whether the built-in rules redact a value under this name.
+
+    In a URL's query when `in_query` (`key`, `sig`), anywhere else by its name or suffix."""
+    return _BUILT_IN.is_query_secret(key) if in_query else _BUILT_IN.is_secret_key(key)

@@ -192,21 +192,3 @@ def _token_start(text: str, start: int) -> bool:
     (`/bot123456789:AAH...`)."""
     escaped = start >= 3 and text[start - 3] == "%" and text[start - 2 : start].isalnum()
     return escaped or (text[start].isdigit() and text[:start].endswith("bot"))
-
-
-def _plain(key: str) -> str:
-    return "".join(ch for ch in key.lower() if ch.isalnum())
-
-
-_PLAIN_KEYS = frozenset(map(_plain, DEFAULT_KEYS))
-_PLAIN_QUERY_KEYS = frozenset(map(_plain, QUERY_KEYS))
-
-
-def secret_name(key: str, in_query: bool = False) -> bool:
-    """Tell whether the built-in rules redact a value under this name.
-
-    In a URL's query when `in_query` (`key`, `sig`), anywhere else by its name or suffix."""
-    norm = _plain(key)
-    if norm in _PLAIN_KEYS or (in_query and norm in _PLAIN_QUERY_KEYS):
-        return True
-    return norm.endswith(SECRET_SUFFIXES) and not norm.endswith(PUBLIC_SUFFIXES)

@@ -10,7 +10,7 @@ the body's object with one reserved key per location (`"query:"`), so the pairin
 other; `external` and `internal` turn its pointers into the names above and back."""
 
 from ...common.pointers import MISSING, child, is_pointer, last, resolve
-from ...redaction.rules import secret_name
+from ...redaction.redactor import secret_name
 from ..values.json_values import REDACTED, is_redacted
 from .request import (
     SECRET_HEADER,
