@@ -376,6 +376,17 @@ def _plain_lists(pairing) -> dict:
     }
 
 
+def _numbers_as_text(pairing) -> str | None:
+    """`numbers_as_text` of the call's request, read once a call.
+
+    It walks the whole request and every changed pair: once a finding made it quadratic (a 1 MB
+    list of records with a number sent as text in each took 137 s)."""
+    if not hasattr(pairing, "numbers_as_text"):
+        body = body_part(pairing.right) if pairing.located else pairing.right
+        pairing.numbers_as_text = numbers_as_text(body, pairing.diffs)
+    return pairing.numbers_as_text
+
+
 def _undecided(pairing, contract, pair: tuple, kind: str, lv, sent: tuple) -> str | None:
     """Say why a change is one a single call cannot call a bug, else None.
 
@@ -398,8 +409,7 @@ def _undecided(pairing, contract, pair: tuple, kind: str, lv, sent: tuple) -> st
             and not _token(rp).isdigit()
             and not (contract or {}).get("request_schema")
         ):
-            body = body_part(pairing.right) if pairing.located else pairing.right
-            texts = numbers_as_text(body, pairing.diffs)
+            texts = _numbers_as_text(pairing)
             if texts:
                 return texts
     # a pair the contract or the tool's history maps as it is departs from them
